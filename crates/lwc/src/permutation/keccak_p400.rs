@@ -1,0 +1,1 @@
+//! Keccak-p[400] (placeholder)
