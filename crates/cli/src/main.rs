@@ -1,1 +1,48 @@
-fn main() {}
+//! `cipherlab`: implement, use and measure ciphers. See `cipherlab --help`.
+
+#![forbid(unsafe_code)]
+
+mod list;
+mod registry;
+mod vectors;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// cipherlab: classic and lightweight ciphers behind one KAT-verified interface.
+#[derive(Parser)]
+#[command(name = "cipherlab", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List the algorithms with their key, nonce, tag and rate sizes.
+    List(list::Args),
+    /// Run test vectors: JSON lines in (stdin or a file), one JSON answer per line out.
+    ///
+    /// Each request names `alg` and `op` (encrypt, decrypt, hash) with hex fields, e.g.
+    /// {"id":7,"alg":"ascon-aead128","op":"encrypt","key":"..","nonce":"..","ad":"..","pt":".."}
+    /// answers {"id":7,"ct":"..","tag":".."}. A request that cannot be served answers
+    /// {"error":".."} and the run goes on; the exit code is non-zero only when a line is not
+    /// JSON at all.
+    Vectors(vectors::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::List(args) => list::run(&args),
+        Command::Vectors(args) => vectors::run(&args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("cipherlab: error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,461 @@
+//! Speed of cipherlab-lwc beside the independent crates, in one run.
+//!
+//! ```text
+//! cargo bench -p cipherlab-lwc --bench lwc                 # full table (about 2 minutes)
+//! cargo bench -p cipherlab-lwc --bench lwc -- --quick      # 3 sizes, fewer samples
+//! cargo bench -p cipherlab-lwc --bench lwc -- isap-a       # only names containing "isap-a"
+//! cargo bench -p cipherlab-lwc --bench lwc -- --smoke      # seconds; proves it runs (CI)
+//! ```
+//!
+//! Method (as ascon-c's `getcycles.c`): for every algorithm, operation and message size,
+//! samples of `k` back-to-back calls are timed with the time-stamp counter (`rdtsc`) and
+//! the wall clock; ours and the peer are sampled alternately, so frequency drift and noise
+//! from other processes hit both alike. The table gives the median over samples in TSC
+//! ticks per byte of message (associated data is 32 bytes and not counted, as in the ISAP
+//! library's table), bytes/s from the wall clock, and the ratio ours/peer (< 1 means we are
+//! faster). Decryption copies the ciphertext into the work buffer before every call (for
+//! both sides alike), because in-place decryption consumes its input.
+//!
+//! This is a benchmark, not a test: nothing here asserts a speed. Results are recorded in
+//! docs/BENCHMARKS.md with the command and the machine.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use aead::{AeadInOut, KeyInit};
+
+/// Associated data length used in every AEAD case (the ISAP library's table shape).
+const AD_LEN: usize = 32;
+
+/// Message sizes: the ISAP library's table (64 .. 4096 B), then 16 KiB and 1 MiB.
+const FULL_SIZES: &[usize] = &[64, 128, 256, 512, 1024, 2048, 4096, 16 * 1024, 1 << 20];
+const QUICK_SIZES: &[usize] = &[64, 1024, 16 * 1024];
+const SMOKE_SIZES: &[usize] = &[64];
+
+/// Reads the time-stamp counter (TSC ticks); elsewhere, nanoseconds.
+#[inline(always)]
+fn ticks() -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // `_rdtsc` has no preconditions; it only reads a counter.
+        #[allow(unsafe_code, unused_unsafe)]
+        // SAFETY: RDTSC is available on every x86_64 CPU and touches no memory.
+        unsafe {
+            core::arch::x86_64::_rdtsc()
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        use std::sync::OnceLock;
+        static START: OnceLock<Instant> = OnceLock::new();
+        START.get_or_init(Instant::now).elapsed().as_nanos() as u64
+    }
+}
+
+/// One operation to time: `run(input, work)` must do the whole operation once.
+type Op = Box<dyn FnMut(&[u8], &mut [u8])>;
+
+/// An implementation of one algorithm: encrypt and decrypt closures.
+struct Imp {
+    name: &'static str,
+    encrypt: Op,
+    decrypt: Op,
+    /// Produces ciphertext || tag for `pt` (used to prepare decryption inputs).
+    seal: Box<dyn FnMut(&[u8]) -> Vec<u8>>,
+}
+
+const KEY: [u8; 20] = [0x42; 20];
+const NONCE: [u8; 16] = [0x24; 16];
+const AD: [u8; AD_LEN] = [0x5a; AD_LEN];
+
+/// Adapter for any aead 0.6 `AeadInOut` type with a 16-byte tag (ours, ascon-aead 0.6,
+/// isap-aead 0.3).
+fn aead06<A>(name: &'static str) -> Imp
+where
+    A: KeyInit + AeadInOut + Clone + 'static,
+{
+    let key_len = <A as aead::KeySizeUser>::key_size();
+    let cipher = A::new_from_slice(&KEY[..key_len]).expect("key length");
+    let nonce = aead::Nonce::<A>::try_from(&NONCE[..]).expect("nonce length");
+    let (c1, c2, c3) = (cipher.clone(), cipher.clone(), cipher);
+    let (n1, n2, n3) = (nonce.clone(), nonce.clone(), nonce);
+    Imp {
+        name,
+        encrypt: Box::new(move |_input, work| {
+            let tag = c1
+                .encrypt_inout_detached(&n1, black_box(&AD), work.into())
+                .expect("encrypt");
+            black_box(tag);
+        }),
+        decrypt: Box::new(move |input, work| {
+            let (ct, tag) = input.split_at(input.len() - 16);
+            let tag = aead::Tag::<A>::try_from(tag).expect("tag length");
+            work.copy_from_slice(ct);
+            c2.decrypt_inout_detached(&n2, black_box(&AD), work.into(), &tag)
+                .expect("valid tag");
+        }),
+        seal: Box::new(move |pt| {
+            let mut buf = pt.to_vec();
+            let tag = c3
+                .encrypt_inout_detached(&n3, &AD, (&mut buf[..]).into())
+                .expect("encrypt");
+            buf.extend_from_slice(&tag);
+            buf
+        }),
+    }
+}
+
+/// Adapter for ascon-aead 0.4 (aead 0.5 `AeadInPlace`).
+fn aead05<A>(name: &'static str) -> Imp
+where
+    A: ascon_aead04::aead::KeyInit + ascon_aead04::aead::AeadInPlace + Clone + 'static,
+{
+    use ascon_aead04::aead::{AeadInPlace, KeySizeUser};
+    let key_len = <A as KeySizeUser>::key_size();
+    let cipher = A::new_from_slice(&KEY[..key_len]).expect("key length");
+    let nonce = ascon_aead04::aead::Nonce::<A>::clone_from_slice(&NONCE);
+    let (c1, c2, c3) = (cipher.clone(), cipher.clone(), cipher);
+    Imp {
+        name,
+        encrypt: Box::new(move |_input, work| {
+            let tag = c1
+                .encrypt_in_place_detached(&nonce, black_box(&AD), work)
+                .expect("encrypt");
+            black_box(tag);
+        }),
+        decrypt: Box::new(move |input, work| {
+            let (ct, tag) = input.split_at(input.len() - 16);
+            work.copy_from_slice(ct);
+            c2.decrypt_in_place_detached(&nonce, black_box(&AD), work, tag.into())
+                .expect("valid tag");
+        }),
+        seal: Box::new(move |pt| {
+            let mut buf = pt.to_vec();
+            let tag = c3
+                .encrypt_in_place_detached(&nonce, &AD, &mut buf)
+                .expect("encrypt");
+            buf.extend_from_slice(&tag);
+            buf
+        }),
+    }
+}
+
+/// Adapter for the `xoodyak` crate's Cyclist API (the NIST LWC AEAD: key, then nonce,
+/// then AD, then message; 16-byte tag).
+fn xoodyak_peer() -> Imp {
+    use xoodyak::{XoodyakCommon, XoodyakKeyed};
+    fn keyed() -> XoodyakKeyed {
+        XoodyakKeyed::new(&KEY[..16], Some(&NONCE), None, None).expect("xoodyak key")
+    }
+    Imp {
+        name: "xoodyak 0.8",
+        encrypt: Box::new(|_input, work| {
+            let mut x = keyed();
+            x.absorb(black_box(&AD));
+            x.encrypt_in_place(work);
+            let mut tag = [0u8; 16];
+            x.squeeze(&mut tag);
+            black_box(tag);
+        }),
+        decrypt: Box::new(|input, work| {
+            let (ct, tag) = input.split_at(input.len() - 16);
+            work.copy_from_slice(ct);
+            let mut x = keyed();
+            x.absorb(black_box(&AD));
+            x.decrypt_in_place(work);
+            let mut computed = [0u8; 16];
+            x.squeeze(&mut computed);
+            assert_eq!(&computed[..], tag, "valid tag");
+        }),
+        seal: Box::new(|pt| {
+            let mut buf = pt.to_vec();
+            let mut x = keyed();
+            x.absorb(&AD);
+            x.encrypt_in_place(&mut buf);
+            let mut tag = [0u8; 16];
+            x.squeeze(&mut tag);
+            buf.extend_from_slice(&tag);
+            buf
+        }),
+    }
+}
+
+/// An algorithm with our implementation and its peers.
+struct Subject {
+    alg: &'static str,
+    imps: Vec<Imp>,
+}
+
+fn subjects() -> Vec<Subject> {
+    use cipherlab_lwc as ours;
+    vec![
+        Subject {
+            alg: "ascon-aead128",
+            imps: vec![
+                aead06::<ours::AsconAead128>("cipherlab"),
+                aead06::<ascon_aead06::AsconAead128>("ascon-aead 0.6"),
+            ],
+        },
+        Subject {
+            alg: "ascon-128a",
+            imps: vec![
+                aead06::<ours::Ascon128a>("cipherlab"),
+                aead05::<ascon_aead04::Ascon128a>("ascon-aead 0.4"),
+            ],
+        },
+        Subject {
+            alg: "ascon-128",
+            imps: vec![
+                aead06::<ours::Ascon128>("cipherlab"),
+                aead05::<ascon_aead04::Ascon128>("ascon-aead 0.4"),
+            ],
+        },
+        Subject {
+            alg: "ascon-80pq",
+            imps: vec![
+                aead06::<ours::Ascon80pq>("cipherlab"),
+                aead05::<ascon_aead04::Ascon80pq>("ascon-aead 0.4"),
+            ],
+        },
+        Subject {
+            alg: "xoodyak",
+            imps: vec![aead06::<ours::Xoodyak>("cipherlab"), xoodyak_peer()],
+        },
+        Subject {
+            alg: "isap-a-128a",
+            imps: vec![
+                aead06::<ours::IsapA128a>("cipherlab"),
+                aead06::<isap_aead::IsapAscon128A>("isap-aead 0.3"),
+            ],
+        },
+        Subject {
+            alg: "isap-a-128",
+            imps: vec![
+                aead06::<ours::IsapA128>("cipherlab"),
+                aead06::<isap_aead::IsapAscon128>("isap-aead 0.3"),
+            ],
+        },
+        Subject {
+            alg: "isap-k-128a",
+            imps: vec![
+                aead06::<ours::IsapK128a>("cipherlab"),
+                aead06::<isap_aead::IsapKeccak128A>("isap-aead 0.3"),
+            ],
+        },
+        Subject {
+            alg: "isap-k-128",
+            imps: vec![
+                aead06::<ours::IsapK128>("cipherlab"),
+                aead06::<isap_aead::IsapKeccak128>("isap-aead 0.3"),
+            ],
+        },
+    ]
+}
+
+/// Which half of an AEAD to time.
+#[derive(Clone, Copy)]
+enum Direction {
+    Encrypt,
+    Decrypt,
+}
+
+impl Direction {
+    fn name(self) -> &'static str {
+        match self {
+            Direction::Encrypt => "encrypt",
+            Direction::Decrypt => "decrypt",
+        }
+    }
+}
+
+impl Imp {
+    fn op(&mut self, d: Direction) -> &mut Op {
+        match d {
+            Direction::Encrypt => &mut self.encrypt,
+            Direction::Decrypt => &mut self.decrypt,
+        }
+    }
+}
+
+/// Settings of one run.
+struct Settings {
+    sizes: &'static [usize],
+    samples: usize,
+    /// Minimum TSC ticks per sample; the calls per sample double until one is this long.
+    min_sample_ticks: u64,
+    filter: Option<String>,
+}
+
+/// Median and minimum of per-call ticks, and bytes/s, for one implementation.
+struct Figure {
+    median_ticks: f64,
+    min_ticks: f64,
+    bytes_per_sec: f64,
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 }
+}
+
+/// Times `ops[i]` on `inputs[i]`, alternating between the ops sample by sample, so
+/// that drift and background noise affect every op alike. `len` is the work-buffer size.
+fn measure(ops: &mut [&mut Op], inputs: &[Vec<u8>], len: usize, s: &Settings) -> Vec<Figure> {
+    let mut work = vec![0u8; len];
+    // Calibrate the calls per sample on the first op; this doubles as warm-up.
+    let mut k = 1u64;
+    loop {
+        let t0 = ticks();
+        for _ in 0..k {
+            (ops[0])(black_box(&inputs[0]), black_box(&mut work));
+        }
+        if ticks() - t0 >= s.min_sample_ticks || k >= 1 << 20 {
+            break;
+        }
+        k *= 2;
+    }
+    let mut per_call: Vec<Vec<f64>> = vec![Vec::with_capacity(s.samples); ops.len()];
+    let mut secs = vec![0f64; ops.len()];
+    for _ in 0..s.samples {
+        for (i, op) in ops.iter_mut().enumerate() {
+            let w0 = Instant::now();
+            let t0 = ticks();
+            for _ in 0..k {
+                op(black_box(&inputs[i]), black_box(&mut work));
+            }
+            let t = ticks() - t0;
+            secs[i] += w0.elapsed().as_secs_f64();
+            per_call[i].push(t as f64 / k as f64);
+        }
+    }
+    let bytes = (len as u64 * k * s.samples as u64) as f64;
+    per_call
+        .iter_mut()
+        .zip(secs)
+        .map(|(v, sec)| Figure {
+            median_ticks: median(v),
+            min_ticks: v.iter().copied().fold(f64::INFINITY, f64::min),
+            bytes_per_sec: bytes / sec,
+        })
+        .collect()
+}
+
+fn fmt_rate(bps: f64) -> String {
+    if bps >= 1e9 { format!("{:.2} GB/s", bps / 1e9) } else { format!("{:.0} MB/s", bps / 1e6) }
+}
+
+fn bench_aeads(s: &Settings) {
+    println!("## AEADs: TSC ticks per message byte, median (min); {AD_LEN} B associated data\n");
+    println!("| algorithm | op | bytes | cipherlab c/B | peer | peer c/B | ours/peer | cipherlab speed |");
+    println!("|---|---|---:|---:|---|---:|---:|---:|");
+    for mut subj in subjects() {
+        if s.filter.as_deref().is_some_and(|f| !subj.alg.contains(f)) {
+            continue;
+        }
+        for &len in s.sizes {
+            let pt: Vec<u8> = (0..len).map(|i| (i * 7 + 3) as u8).collect();
+            for dir in [Direction::Encrypt, Direction::Decrypt] {
+                // Each implementation decrypts its own sealed message, so the benchmark
+                // does not depend on the peer agreeing with us (the tests check that).
+                let inputs: Vec<Vec<u8>> = match dir {
+                    Direction::Encrypt => vec![pt.clone(); subj.imps.len()],
+                    Direction::Decrypt => subj.imps.iter_mut().map(|imp| (imp.seal)(&pt)).collect(),
+                };
+                let peer_name = subj.imps[1].name;
+                let mut ops: Vec<&mut Op> = subj.imps.iter_mut().map(|imp| imp.op(dir)).collect();
+                let f = measure(&mut ops, &inputs, len, s);
+                println!(
+                    "| {} | {} | {} | {:.2} ({:.2}) | {} | {:.2} ({:.2}) | {:.2} | {} |",
+                    subj.alg,
+                    dir.name(),
+                    len,
+                    f[0].median_ticks / len as f64,
+                    f[0].min_ticks / len as f64,
+                    peer_name,
+                    f[1].median_ticks / len as f64,
+                    f[1].min_ticks / len as f64,
+                    f[0].median_ticks / f[1].median_ticks,
+                    fmt_rate(f[0].bytes_per_sec),
+                );
+            }
+        }
+    }
+    println!();
+}
+
+/// Times one permutation call with the given round count.
+fn bench_permutations(s: &Settings) {
+    use cipherlab_lwc::permutation::{ascon::AsconState, keccak_p400::KeccakP400, xoodoo::Xoodoo};
+    println!("## Permutations: TSC ticks per call, median (min)\n");
+    println!("| permutation | rounds | state bytes | ticks/call | ticks/round |");
+    println!("|---|---:|---:|---:|---:|");
+    let mut row = |name: &str, rounds: usize, state: usize, op: Op| {
+        if s.filter.as_deref().is_some_and(|f| !name.contains(f)) {
+            return;
+        }
+        let mut op = op;
+        let f = measure(&mut [&mut op], &[Vec::new()], 0, s);
+        println!(
+            "| {name} | {rounds} | {state} | {:.1} ({:.1}) | {:.1} |",
+            f[0].median_ticks,
+            f[0].min_ticks,
+            f[0].median_ticks / rounds as f64
+        );
+    };
+    for rounds in [1, 6, 8, 12] {
+        let mut st = AsconState([1, 2, 3, 4, 5]);
+        row("ascon-p", rounds, 40, Box::new(move |_, _| {
+            st.permute(black_box(rounds));
+            black_box(&st);
+        }));
+    }
+    for rounds in [1, 8, 12, 16, 20] {
+        let mut st = KeccakP400::default();
+        row("keccak-p400", rounds, 50, Box::new(move |_, _| {
+            st.permute(black_box(rounds));
+            black_box(&st);
+        }));
+    }
+    let mut st = Xoodoo::default();
+    row("xoodoo", 12, 48, Box::new(move |_, _| {
+        st.permute(black_box(12));
+        black_box(&st);
+    }));
+    println!();
+}
+
+/// CPU model and the flags that matter for these implementations.
+fn machine() -> String {
+    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let field = |name: &str| {
+        info.lines()
+            .find(|l| l.starts_with(name))
+            .and_then(|l| l.split_once(':'))
+            .map(|(_, v)| v.trim().to_string())
+            .unwrap_or_else(|| "unknown".into())
+    };
+    let flags = field("flags");
+    let wanted = ["sse2", "ssse3", "avx", "avx2", "bmi1", "bmi2", "avx512f", "avx512vl", "aes", "vaes"];
+    let have: Vec<&str> = wanted.iter().copied().filter(|w| flags.split(' ').any(|f| f == *w)).collect();
+    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    format!("{} ({} cores; {})", field("model name"), cores, have.join(" "))
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let has = |flag: &str| args.iter().any(|a| a == flag);
+    let filter = args.iter().find(|a| !a.starts_with("--")).cloned();
+    // `cargo test --benches` runs this binary without `--bench`: do a smoke run then.
+    let (label, s) = if has("--smoke") || !has("--bench") {
+        (" (--smoke: checks the harness, figures meaningless)", Settings { sizes: SMOKE_SIZES, samples: 3, min_sample_ticks: 10_000, filter })
+    } else if has("--quick") {
+        (" (--quick)", Settings { sizes: QUICK_SIZES, samples: 9, min_sample_ticks: 300_000, filter })
+    } else {
+        ("", Settings { sizes: FULL_SIZES, samples: 31, min_sample_ticks: 1_000_000, filter })
+    };
+    println!("# cipherlab-lwc benchmark{label}\n");
+    println!("machine: {}\n", machine());
+    bench_permutations(&s);
+    bench_aeads(&s);
+}
