@@ -16,9 +16,14 @@ use rand::{Rng, SeedableRng};
 /// A peer encryption: (key, nonce, ad, buffer in place) -> tag; and a peer decryption
 /// returning whether the tag was accepted.
 struct Peer {
-    encrypt: fn(&[u8], &[u8], &[u8], &mut [u8]) -> Vec<u8>,
-    decrypt: fn(&[u8], &[u8], &[u8], &mut [u8], &[u8]) -> bool,
+    encrypt: PeerEncrypt,
+    decrypt: PeerDecrypt,
 }
+
+/// (key, nonce, ad, buffer encrypted in place) -> tag.
+type PeerEncrypt = fn(&[u8], &[u8], &[u8], &mut [u8]) -> Vec<u8>;
+/// (key, nonce, ad, buffer decrypted in place, tag) -> accepted.
+type PeerDecrypt = fn(&[u8], &[u8], &[u8], &mut [u8], &[u8]) -> bool;
 
 macro_rules! peer04 {
     ($ty:path) => {
