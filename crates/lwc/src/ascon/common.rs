@@ -208,6 +208,10 @@ pub(crate) fn decrypt<const R: usize, const BE: bool, const B: usize>(
 /// after initialisation and the key addition) and
 /// `fn finalize(&self, s: AsconState) -> [u8; 16]` (the tag), and a `zeroize_key`
 /// method for its `Drop`. `$r`, `$be`, `$b` are the rate, byte order and data rounds.
+///
+/// The whole computation (init, AD, message, finalisation) is one inlined function,
+/// compiled twice on x86-64: once for the baseline target and once with BMI1/BMI2
+/// enabled (`andn`, `rorx`), chosen at run time by `cpuid`.
 macro_rules! impl_aead {
     ($ty:ident, $keysize:ty, $r:literal, $be:literal, $b:literal) => {
         impl aead::KeySizeUser for $ty {
@@ -220,6 +224,74 @@ macro_rules! impl_aead {
             const TAG_POSITION: aead::TagPosition = aead::TagPosition::Postfix;
         }
 
+        impl $ty {
+            /// Encrypts `buf` in place and returns the tag.
+            #[inline(always)]
+            fn seal_inline(&self, nonce: &[u8; 16], ad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+                let mut s = self.init(nonce);
+                $crate::ascon::common::absorb_ad::<$r, $be, $b>(&mut s, ad);
+                $crate::ascon::common::encrypt::<$r, $be, $b>(&mut s, buf);
+                self.finalize(s)
+            }
+
+            /// Decrypts `buf` in place and returns the computed tag (not yet compared).
+            #[inline(always)]
+            fn open_inline(&self, nonce: &[u8; 16], ad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+                let mut s = self.init(nonce);
+                $crate::ascon::common::absorb_ad::<$r, $be, $b>(&mut s, ad);
+                $crate::ascon::common::decrypt::<$r, $be, $b>(&mut s, buf);
+                self.finalize(s)
+            }
+
+            #[inline(never)]
+            fn seal_portable(&self, nonce: &[u8; 16], ad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+                self.seal_inline(nonce, ad, buf)
+            }
+
+            #[inline(never)]
+            fn open_portable(&self, nonce: &[u8; 16], ad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+                self.open_inline(nonce, ad, buf)
+            }
+
+            #[cfg(target_arch = "x86_64")]
+            #[target_feature(enable = "bmi1,bmi2")]
+            #[inline(never)]
+            fn seal_bmi(&self, nonce: &[u8; 16], ad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+                self.seal_inline(nonce, ad, buf)
+            }
+
+            #[cfg(target_arch = "x86_64")]
+            #[target_feature(enable = "bmi1,bmi2")]
+            #[inline(never)]
+            fn open_bmi(&self, nonce: &[u8; 16], ad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+                self.open_inline(nonce, ad, buf)
+            }
+
+            #[inline]
+            fn seal(&self, nonce: &[u8; 16], ad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+                #[cfg(target_arch = "x86_64")]
+                if $crate::ascon::cpu::has_bmi() {
+                    #[allow(unsafe_code)]
+                    // SAFETY: `seal_bmi` only needs BMI1 and BMI2, which `has_bmi`
+                    // has just confirmed with `cpuid` (or the build enables them).
+                    return unsafe { self.seal_bmi(nonce, ad, buf) };
+                }
+                self.seal_portable(nonce, ad, buf)
+            }
+
+            #[inline]
+            fn open(&self, nonce: &[u8; 16], ad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+                #[cfg(target_arch = "x86_64")]
+                if $crate::ascon::cpu::has_bmi() {
+                    #[allow(unsafe_code)]
+                    // SAFETY: `open_bmi` only needs BMI1 and BMI2, which `has_bmi`
+                    // has just confirmed with `cpuid` (or the build enables them).
+                    return unsafe { self.open_bmi(nonce, ad, buf) };
+                }
+                self.open_portable(nonce, ad, buf)
+            }
+        }
+
         impl aead::AeadInOut for $ty {
             #[inline]
             fn encrypt_inout_detached(
@@ -229,10 +301,11 @@ macro_rules! impl_aead {
                 buffer: aead::inout::InOutBuf<'_, '_, u8>,
             ) -> aead::Result<aead::Tag<Self>> {
                 let buf = buffer.into_out_with_copied_in();
-                let mut s = self.init(&nonce.0);
-                $crate::ascon::common::absorb_ad::<$r, $be, $b>(&mut s, associated_data);
-                $crate::ascon::common::encrypt::<$r, $be, $b>(&mut s, buf);
-                Ok(aead::array::Array(self.finalize(s)))
+                Ok(aead::array::Array(self.seal(
+                    &nonce.0,
+                    associated_data,
+                    buf,
+                )))
             }
 
             #[inline]
@@ -244,10 +317,7 @@ macro_rules! impl_aead {
                 tag: &aead::Tag<Self>,
             ) -> aead::Result<()> {
                 let buf = buffer.into_out_with_copied_in();
-                let mut s = self.init(&nonce.0);
-                $crate::ascon::common::absorb_ad::<$r, $be, $b>(&mut s, associated_data);
-                $crate::ascon::common::decrypt::<$r, $be, $b>(&mut s, buf);
-                let computed = self.finalize(s);
+                let computed = self.open(&nonce.0, associated_data, buf);
                 $crate::tag::verify_or_wipe(&computed, &tag.0, buf)
             }
         }

@@ -28,6 +28,8 @@
 
 mod aead128;
 mod common;
+#[cfg(target_arch = "x86_64")]
+mod cpu;
 mod hash;
 mod v12;
 
