@@ -244,26 +244,36 @@ macro_rules! impl_aead {
             }
 
             #[inline(never)]
-            fn seal_portable(&self, nonce: &[u8; 16], ad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+            pub(crate) fn seal_portable(
+                &self,
+                nonce: &[u8; 16],
+                ad: &[u8],
+                buf: &mut [u8],
+            ) -> [u8; 16] {
                 self.seal_inline(nonce, ad, buf)
             }
 
             #[inline(never)]
-            fn open_portable(&self, nonce: &[u8; 16], ad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+            pub(crate) fn open_portable(
+                &self,
+                nonce: &[u8; 16],
+                ad: &[u8],
+                buf: &mut [u8],
+            ) -> [u8; 16] {
                 self.open_inline(nonce, ad, buf)
             }
 
             #[cfg(target_arch = "x86_64")]
             #[target_feature(enable = "bmi1,bmi2")]
             #[inline(never)]
-            fn seal_bmi(&self, nonce: &[u8; 16], ad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+            pub(crate) fn seal_bmi(&self, nonce: &[u8; 16], ad: &[u8], buf: &mut [u8]) -> [u8; 16] {
                 self.seal_inline(nonce, ad, buf)
             }
 
             #[cfg(target_arch = "x86_64")]
             #[target_feature(enable = "bmi1,bmi2")]
             #[inline(never)]
-            fn open_bmi(&self, nonce: &[u8; 16], ad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+            pub(crate) fn open_bmi(&self, nonce: &[u8; 16], ad: &[u8], buf: &mut [u8]) -> [u8; 16] {
                 self.open_inline(nonce, ad, buf)
             }
 
