@@ -1,5 +1,9 @@
 //! Ascon-AEAD128 (NIST SP 800-232): 128-bit key, nonce and tag; rate 16 bytes;
 //! p^12 for initialisation and finalisation, p^8 between data blocks; little-endian.
+//!
+//! Constant time: the permutation is AND/NOT/XOR and fixed rotations on whole words;
+//! the mode branches only on the public AD and message lengths; the tag is compared
+//! in constant time and the plaintext wiped on mismatch. No table look-ups.
 
 use super::common::{impl_aead, load2, store2};
 use crate::permutation::ascon::AsconState;

@@ -12,6 +12,10 @@
 //!
 //! The five state words live in a local [`AsconState`] that never has its address
 //! taken outside inlined code, so the bulk loops keep them in registers.
+//!
+//! Constant time: only the lengths of the AD and the message (public) decide branches,
+//! loop counts and the position of the padding byte; data bytes are only XORed,
+//! loaded and stored. No table look-ups.
 
 use crate::permutation::ascon::AsconState;
 

@@ -1,6 +1,9 @@
 //! Run-time detection of the x86-64 bit-manipulation extensions BMI1 (`andn`) and
 //! BMI2 (`rorx`), which cut the Ascon round from about 60 to about 40 instructions.
 //! `no_std`, so `cpuid` is read directly; the answer is cached in an atomic.
+//!
+//! Constant time: the choice of code path depends only on the CPU, never on data; both
+//! paths compute the same branch-free rounds.
 
 use core::sync::atomic::{AtomicU8, Ordering};
 

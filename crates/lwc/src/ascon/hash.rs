@@ -3,7 +3,12 @@
 //! -Xofa (v1.2, big-endian; the "a" variants use p^8 between blocks).
 //!
 //! All are sponges with a rate of 8 bytes (the word `x0`). The initial states
-//! (IV followed by p^12) are computed at compile time.
+//! (IV followed by p^12) are computed at compile time. Long inputs are absorbed by a
+//! loop that, on x86-64, is also compiled with BMI1/BMI2 and chosen at run time.
+//!
+//! Constant time: the permutation is AND/NOT/XOR and fixed rotations on whole words,
+//! and the sponge branches only on the (public) input and output lengths. No table
+//! look-ups.
 
 use super::common::{const_p12, load, pad_byte, store};
 use crate::permutation::ascon::AsconState;
@@ -52,13 +57,8 @@ impl Sponge {
             permute::<B>(&mut self.s);
             self.pos = 0;
         }
-        let mut s = self.s;
         let (blocks, rem) = data.as_chunks::<8>();
-        for blk in blocks {
-            s.0[0] ^= load::<BE>(*blk);
-            permute::<B>(&mut s);
-        }
-        self.s = s;
+        absorb_blocks::<BE, B>(&mut self.s, blocks);
         self.buf[..rem.len()].copy_from_slice(rem);
         self.pos = rem.len();
     }
@@ -74,6 +74,49 @@ impl Sponge {
         permute::<12>(&mut self.s);
         self.pos = 0;
     }
+}
+
+/// Absorbs full blocks, each followed by `B` rounds.
+#[inline(always)]
+fn absorb_blocks_inline<const BE: bool, const B: usize>(s: &mut AsconState, blocks: &[[u8; 8]]) {
+    let mut st = *s;
+    for blk in blocks {
+        st.0[0] ^= load::<BE>(*blk);
+        permute::<B>(&mut st);
+    }
+    *s = st;
+}
+
+#[inline(never)]
+fn absorb_blocks_portable<const BE: bool, const B: usize>(s: &mut AsconState, blocks: &[[u8; 8]]) {
+    absorb_blocks_inline::<BE, B>(s, blocks);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi1,bmi2")]
+#[inline(never)]
+fn absorb_blocks_bmi<const BE: bool, const B: usize>(s: &mut AsconState, blocks: &[[u8; 8]]) {
+    absorb_blocks_inline::<BE, B>(s, blocks);
+}
+
+/// Absorbs full blocks with the BMI1/BMI2 build of the loop when the CPU has them
+/// (see [`super::cpu`]), else the baseline build.
+#[inline]
+fn absorb_blocks<const BE: bool, const B: usize>(s: &mut AsconState, blocks: &[[u8; 8]]) {
+    if blocks.is_empty() {
+        return;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if super::cpu::has_bmi() {
+        #[allow(unsafe_code)]
+        // SAFETY: `absorb_blocks_bmi` only needs BMI1 and BMI2, which `has_bmi` has
+        // just confirmed with `cpuid` (or the build enables them).
+        unsafe {
+            absorb_blocks_bmi::<BE, B>(s, blocks);
+        }
+        return;
+    }
+    absorb_blocks_portable::<BE, B>(s, blocks);
 }
 
 /// The squeezing half: the state and the bytes of the current output block not yet

@@ -1,6 +1,10 @@
 //! Ascon v1.2 (the NIST LWC final-round submission): Ascon-128, Ascon-128a and
 //! Ascon-80pq. Big-endian byte order, padding byte `0x80`, domain separation
 //! `x4 ^= 1`.
+//!
+//! Constant time: the permutation is AND/NOT/XOR and fixed rotations on whole words;
+//! the modes branch only on the public AD and message lengths; tags are compared in
+//! constant time and the plaintext wiped on mismatch. No table look-ups.
 
 use super::common::{impl_aead, load, load2, store2};
 use crate::permutation::ascon::AsconState;
