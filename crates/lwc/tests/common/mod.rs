@@ -64,7 +64,7 @@ pub fn parse_lwc(path: &std::path::Path) -> Vec<Record> {
     let file = path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
     let mut records = Vec::new();
     let mut fields = BTreeMap::new();
-    let mut flush = |fields: &mut BTreeMap<String, String>, records: &mut Vec<Record>| {
+    let flush = |fields: &mut BTreeMap<String, String>, records: &mut Vec<Record>| {
         if fields.is_empty() {
             return;
         }
