@@ -481,6 +481,45 @@ pub(crate) mod x86 {
         unsafe { inner(s, rc) }
     }
 
+    /// The round constants, each in lane 0 of a 128-bit value.
+    static RC_LANES: [[u8; 16]; 12] = {
+        let mut t = [[0u8; 16]; 12];
+        let mut i = 0;
+        while i < 12 {
+            let b = ROUND_CONSTANTS[i].to_le_bytes();
+            t[i][0] = b[0];
+            t[i][1] = b[1];
+            i += 1;
+        }
+        t
+    };
+
+    macro_rules! planes_permute {
+        () => {
+            /// Xoodoo\[12\] with the round constants read from `rcs`. The table
+            /// comes through `black_box` so that LLVM treats the constants as
+            /// values available early and XORs them into A0 before E arrives
+            /// (as constants it would put them last, on the critical path).
+            #[inline(always)]
+            fn permute_v(&mut self, rcs: &[[u8; 16]; 12]) {
+                // Written out: straight-line code (LLVM does not unroll a loop
+                // this large).
+                self.round_v(load16(&rcs[0]));
+                self.round_v(load16(&rcs[1]));
+                self.round_v(load16(&rcs[2]));
+                self.round_v(load16(&rcs[3]));
+                self.round_v(load16(&rcs[4]));
+                self.round_v(load16(&rcs[5]));
+                self.round_v(load16(&rcs[6]));
+                self.round_v(load16(&rcs[7]));
+                self.round_v(load16(&rcs[8]));
+                self.round_v(load16(&rcs[9]));
+                self.round_v(load16(&rcs[10]));
+                self.round_v(load16(&rcs[11]));
+            }
+        };
+    }
+
     macro_rules! planes_common {
         () => {
             #[inline(always)]
@@ -527,12 +566,13 @@ pub(crate) mod x86 {
             }
 
             #[inline(always)]
+            fn round(&mut self, rc: u32) {
+                self.round_v(lanes(rc, 0, 0, 0));
+            }
+
+            #[inline(always)]
             fn permute_12(&mut self) {
-                let mut i = 0;
-                while i < 12 {
-                    self.round(ROUND_CONSTANTS[i]);
-                    i += 1;
-                }
+                self.permute_v(core::hint::black_box(&RC_LANES));
             }
 
             #[inline(always)]
@@ -541,12 +581,13 @@ pub(crate) mod x86 {
                 let pad = lanes(0, 0, 1, 0);
                 // Cu goes into state byte 47, the top byte of A2 lane 3.
                 self.a2 = xor(self.a2, lanes(0, 0, 0, u32::from(cu) << 24));
+                let rcs = core::hint::black_box(&RC_LANES);
                 let mut s = *self;
                 for block in buf.chunks_exact_mut(24) {
                     let Ok(block): Result<&mut [u8; 24], _> = block.try_into() else {
                         unreachable!()
                     };
-                    s.permute_12();
+                    s.permute_v(rcs);
                     let (m0, m1) = load24(block);
                     if DECRYPT {
                         let p0 = xor(s.a0, m0);
@@ -568,12 +609,13 @@ pub(crate) mod x86 {
             fn hash_blocks(&mut self, data: &[u8]) {
                 // Padding after a 16-byte block: state byte 16 = A1 lane 0.
                 let pad = lanes(1, 0, 0, 0);
+                let rcs = core::hint::black_box(&RC_LANES);
                 let mut s = *self;
                 for block in data.chunks_exact(16) {
                     let Ok(block): Result<&[u8; 16], _> = block.try_into() else {
                         unreachable!()
                     };
-                    s.permute_12();
+                    s.permute_v(rcs);
                     s.a0 = xor(s.a0, load16(block));
                     s.a1 = xor(s.a1, pad);
                 }
@@ -584,10 +626,19 @@ pub(crate) mod x86 {
 
     impl Engine for Sse2 {
         planes_common!();
+    }
 
-        /// The round as the specification writes it.
+    impl Engine for Ssse3 {
+        planes_common!();
+    }
+
+    impl Sse2 {
+        planes_permute!();
+
+        /// The round as the specification writes it; `rc` holds the round
+        /// constant in lane 0.
         #[inline(always)]
-        fn round(&mut self, rc: u32) {
+        fn round_v(&mut self, rc: __m128i) {
             let Self { a0, a1, a2 } = *self;
             // θ
             let p = shuffle::<SHIFT1>(xor(xor(a0, a1), a2));
@@ -596,7 +647,7 @@ pub(crate) mod x86 {
                 xor(shl::<14>(p), shr::<18>(p)),
             );
             // θ, ι, ρ-west
-            let a0 = xor(xor(a0, lanes(rc, 0, 0, 0)), e);
+            let a0 = xor(xor(a0, rc), e);
             let a1 = shuffle::<SHIFT1>(xor(a1, e));
             let a2 = rotl::<11, 21>(xor(a2, e));
             // χ
@@ -610,8 +661,8 @@ pub(crate) mod x86 {
         }
     }
 
-    impl Engine for Ssse3 {
-        planes_common!();
+    impl Ssse3 {
+        planes_permute!();
 
         /// The round with `pshufb` for ρ-east and θ rearranged: with `Q = P <<< (0,5)
         /// + P <<< (0,14)`, `E = Q <<< (1,0)`, the new A1 is `(A1 + E) <<< (1,0) =
@@ -619,7 +670,7 @@ pub(crate) mod x86 {
         /// A2 <<< (0,11) + P <<< (1,16) + P <<< (1,25)`, which do not wait for E.
         #[inline(always)]
         #[allow(unsafe_code)]
-        fn round(&mut self, rc: u32) {
+        fn round_v(&mut self, rc: __m128i) {
             let Self { a0, a1, a2 } = *self;
             let rho_east2 = load16(&RHO_EAST2);
             let shift1_rot16 = load16(&SHIFT1_ROT16);
@@ -629,7 +680,7 @@ pub(crate) mod x86 {
                 xor(shl::<14>(p), shr::<18>(p)),
             );
             let e = shuffle::<SHIFT1>(q);
-            let a0 = xor(xor(a0, lanes(rc, 0, 0, 0)), e);
+            let a0 = xor(xor(a0, rc), e);
             let a1 = xor(shuffle::<SHIFT1>(a1), shuffle::<SHIFT2>(q));
             let s = shuffle::<SHIFT1>(p);
             // SAFETY: an `Ssse3` value exists only after `Ssse3::detect` succeeded.
