@@ -664,10 +664,15 @@ pub(crate) mod x86 {
     impl Ssse3 {
         planes_permute!();
 
-        /// The round with `pshufb` for ρ-east and θ rearranged: with `Q = P <<< (0,5)
-        /// + P <<< (0,14)`, `E = Q <<< (1,0)`, the new A1 is `(A1 + E) <<< (1,0) =
-        /// A1 <<< (1,0) + Q <<< (2,0)`, and the new A2 is `(A2 + E) <<< (0,11) =
-        /// A2 <<< (0,11) + P <<< (1,16) + P <<< (1,25)`, which do not wait for E.
+        /// The round with `pshufb` for ρ-east and θ rearranged for a shorter
+        /// dependency chain. With `Q = P <<< (0,5) + P <<< (0,14)` and
+        /// `E = Q <<< (1,0)`:
+        ///
+        /// * new A1 = `(A1 + E) <<< (1,0) = A1 <<< (1,0) + Q <<< (2,0)`;
+        /// * new A2 = `(A2 + E) <<< (0,11) = A2 <<< (0,11) + P <<< (1,16) +
+        ///   P <<< (1,25)`;
+        ///
+        /// so neither waits for E itself.
         #[inline(always)]
         #[allow(unsafe_code)]
         fn round_v(&mut self, rc: __m128i) {

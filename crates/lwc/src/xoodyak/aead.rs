@@ -7,9 +7,16 @@ use aead::inout::InOutBuf;
 use aead::{AeadCore, AeadInOut, Key, KeyInit, KeySizeUser, Nonce, Tag, TagPosition};
 use zeroize::Zeroize;
 
-/// Xoodyak authenticated encryption: 128-bit key, 128-bit nonce, 128-bit tag
-/// appended to the ciphertext. Cyclist keyed mode on Xoodoo\[12\] (see the
-/// [module documentation](crate::xoodyak) for the construction).
+/// Xoodyak authenticated encryption (NIST LWC final round): 128-bit key, 128-bit
+/// nonce, 128-bit tag appended to the ciphertext.
+///
+/// Cyclist in keyed mode on Xoodoo\[12\] (absorb rate 44 bytes, squeeze rate 24):
+/// `AbsorbKey(K)` with an empty key identifier, `Absorb(N)`, `Absorb(AD)`,
+/// `Crypt(M)` in 24-byte blocks, `Squeeze(16)` for the tag. The permutation is
+/// AND/NOT/XOR with fixed rotations and lane permutations, and the mode only
+/// handles bytes at positions given by public lengths, so nothing branches on or
+/// indexes memory by secret data; the tag check is constant-time and a wrong tag
+/// zeroes the output buffer.
 ///
 /// ```
 /// use cipherlab_lwc::Xoodyak;

@@ -5,8 +5,10 @@ use crate::permutation::xoodoo::XoodooState;
 use digest::consts::U32;
 use digest::{FixedOutput, FixedOutputReset, HashMarker, Output, OutputSizeUser, Reset, Update};
 
-/// Xoodyak-Hash: Cyclist in hash mode (rate 16 bytes) on Xoodoo\[12\],
-/// `Absorb(M)` then `Squeeze(32)`.
+/// Xoodyak-Hash (NIST LWC final round): Cyclist in hash mode (rate 16 bytes) on
+/// Xoodoo\[12\], `Absorb(M)` then `Squeeze(32)`; a 256-bit digest through the
+/// [`digest`] traits. Constant time in the data (AND/NOT/XOR, fixed rotations; only
+/// the public length decides the control flow).
 ///
 /// ```
 /// use cipherlab_lwc::XoodyakHash;
