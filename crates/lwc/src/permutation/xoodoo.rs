@@ -69,11 +69,11 @@ impl XoodooState {
     /// If `bytes` is longer than 48.
     #[inline]
     pub fn xor_bytes(&mut self, bytes: &[u8]) {
+        assert!(bytes.len() <= 48, "Xoodoo state is 48 bytes");
         let mut b = self.to_bytes();
         for (s, x) in b.iter_mut().zip(bytes) {
             *s ^= *x;
         }
-        assert!(bytes.len() <= 48, "Xoodoo state is 48 bytes");
         *self = Self::from_bytes(&b);
     }
 
