@@ -140,12 +140,15 @@ where
     }
 }
 
-/// Adapter for the `xoodyak` crate's Cyclist API (the NIST LWC AEAD: key, then nonce,
-/// then AD, then message; 16-byte tag).
+/// Adapter for the `xoodyak` crate's Cyclist API, called as the NIST LWC AEAD:
+/// AbsorbKey(K), Absorb(N), Absorb(AD), Crypt(M), Squeeze(16). (Its own
+/// `new(K, Some(N), ..)` is a different construction; see tests/xoodyak_differential.rs.)
 fn xoodyak_peer() -> Imp {
     use xoodyak::{XoodyakCommon, XoodyakKeyed};
     fn keyed() -> XoodyakKeyed {
-        XoodyakKeyed::new(&KEY[..16], Some(&NONCE), None, None).expect("xoodyak key")
+        let mut x = XoodyakKeyed::new(&KEY[..16], None, None, None).expect("xoodyak key");
+        x.absorb(&NONCE);
+        x
     }
     Imp {
         name: "xoodyak 0.8",
@@ -386,7 +389,7 @@ fn bench_aeads(s: &Settings) {
 
 /// Times one permutation call with the given round count.
 fn bench_permutations(s: &Settings) {
-    use cipherlab_lwc::permutation::{ascon::AsconState, keccak_p400::KeccakP400, xoodoo::Xoodoo};
+    use cipherlab_lwc::permutation::{ascon::AsconState, keccak_p400::KeccakP400, xoodoo::XoodooState};
     println!("## Permutations: TSC ticks per call, median (min)\n");
     println!("| permutation | rounds | state bytes | ticks/call | ticks/round |");
     println!("|---|---:|---:|---:|---:|");
@@ -417,7 +420,7 @@ fn bench_permutations(s: &Settings) {
             black_box(&st);
         }));
     }
-    let mut st = Xoodoo::default();
+    let mut st = XoodooState::default();
     row("xoodoo", 12, 48, Box::new(move |_, _| {
         st.permute(black_box(12));
         black_box(&st);
