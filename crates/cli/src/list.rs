@@ -42,7 +42,13 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         "NAME", "KIND", "KEY", "NONCE", "TAG/OUT", "RATE", "PERMUTATION", "SPECIFICATION"
     );
     for a in ALGORITHMS {
-        let dash = |n: usize| if n == 0 { "-".to_string() } else { n.to_string() };
+        let dash = |n: usize| {
+            if n == 0 {
+                "-".to_string()
+            } else {
+                n.to_string()
+            }
+        };
         println!(
             "{:<14} {:<5} {:>4} {:>6} {:>8} {:>5}  {:<38} {}",
             a.name,

@@ -33,12 +33,21 @@ fn init<A: KeyInit + AeadInOut>(key: &[u8], nonce: &[u8]) -> OpResult<(A, Nonce<
     let cipher = A::new_from_slice(key)
         .map_err(|_| format!("key must be {want} bytes, got {}", key.len()))?;
     let nonce = Nonce::<A>::try_from(nonce).map_err(|_| {
-        format!("nonce must be {} bytes, got {}", Nonce::<A>::default().len(), nonce.len())
+        format!(
+            "nonce must be {} bytes, got {}",
+            Nonce::<A>::default().len(),
+            nonce.len()
+        )
     })?;
     Ok((cipher, nonce))
 }
 
-fn seal<A: KeyInit + AeadInOut>(key: &[u8], nonce: &[u8], ad: &[u8], pt: &[u8]) -> OpResult<(Vec<u8>, Vec<u8>)> {
+fn seal<A: KeyInit + AeadInOut>(
+    key: &[u8],
+    nonce: &[u8],
+    ad: &[u8],
+    pt: &[u8],
+) -> OpResult<(Vec<u8>, Vec<u8>)> {
     let (cipher, nonce) = init::<A>(key, nonce)?;
     let mut buf = pt.to_vec();
     let tag = cipher
@@ -47,10 +56,20 @@ fn seal<A: KeyInit + AeadInOut>(key: &[u8], nonce: &[u8], ad: &[u8], pt: &[u8]) 
     Ok((buf, tag.to_vec()))
 }
 
-fn open<A: KeyInit + AeadInOut>(key: &[u8], nonce: &[u8], ad: &[u8], ct: &[u8], tag: &[u8]) -> OpResult<Vec<u8>> {
+fn open<A: KeyInit + AeadInOut>(
+    key: &[u8],
+    nonce: &[u8],
+    ad: &[u8],
+    ct: &[u8],
+    tag: &[u8],
+) -> OpResult<Vec<u8>> {
     let (cipher, nonce) = init::<A>(key, nonce)?;
     let tag = Tag::<A>::try_from(tag).map_err(|_| {
-        format!("tag must be {} bytes, got {}", Tag::<A>::default().len(), tag.len())
+        format!(
+            "tag must be {} bytes, got {}",
+            Tag::<A>::default().len(),
+            tag.len()
+        )
     })?;
     let mut buf = ct.to_vec();
     cipher
@@ -60,7 +79,10 @@ fn open<A: KeyInit + AeadInOut>(key: &[u8], nonce: &[u8], ad: &[u8], ct: &[u8], 
 }
 
 const fn aead<A: KeyInit + AeadInOut>() -> Entry {
-    Entry::Aead(AeadOps { seal: seal::<A>, open: open::<A> })
+    Entry::Aead(AeadOps {
+        seal: seal::<A>,
+        open: open::<A>,
+    })
 }
 
 /// Largest output a hash request may ask for (a guard against absurd `outlen`).
@@ -77,7 +99,11 @@ fn fixed<D: Digest>(msg: &[u8], outlen: Option<usize>, custom: &[u8]) -> OpResul
     }
 }
 
-fn xof<X: Default + Update + ExtendableOutput>(msg: &[u8], outlen: Option<usize>, custom: &[u8]) -> OpResult<Vec<u8>> {
+fn xof<X: Default + Update + ExtendableOutput>(
+    msg: &[u8],
+    outlen: Option<usize>,
+    custom: &[u8],
+) -> OpResult<Vec<u8>> {
     if !custom.is_empty() {
         return Err("this XOF takes no customization string (use ascon-cxof128)".into());
     }

@@ -27,8 +27,9 @@ pub struct Args {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Request {
-    #[serde(default)]
-    id: Option<Value>,
+    /// Echoed back by [`answer`] from the raw JSON; declared so it is not "unknown".
+    #[serde(default, rename = "id")]
+    _id: Option<serde::de::IgnoredAny>,
     alg: String,
     op: String,
     key: Option<String>,
@@ -44,19 +45,29 @@ struct Request {
 }
 
 fn hex_field(name: &str, value: &Option<String>) -> Result<Vec<u8>, String> {
-    let Some(v) = value else { return Err(format!("missing field \"{name}\"")) };
+    let Some(v) = value else {
+        return Err(format!("missing field \"{name}\""));
+    };
     hex::decode(v).map_err(|e| format!("field \"{name}\" is not hex: {e}"))
 }
 
 fn optional_hex(name: &str, value: &Option<String>) -> Result<Vec<u8>, String> {
-    if value.is_some() { hex_field(name, value) } else { Ok(Vec::new()) }
+    if value.is_some() {
+        hex_field(name, value)
+    } else {
+        Ok(Vec::new())
+    }
 }
 
 /// Serves one request; the answer's fields other than `id`.
 fn serve(req: &Request) -> Result<Map<String, Value>, String> {
     let entry = registry::lookup(&req.alg).ok_or_else(|| {
         let known: Vec<_> = registry::names().collect();
-        format!("unknown algorithm \"{}\" (known: {})", req.alg, known.join(", "))
+        format!(
+            "unknown algorithm \"{}\" (known: {})",
+            req.alg,
+            known.join(", ")
+        )
     })?;
     let mut out = Map::new();
     match (entry, req.op.as_str()) {
@@ -81,10 +92,18 @@ fn serve(req: &Request) -> Result<Map<String, Value>, String> {
             out.insert("pt".into(), hex::encode(pt).into());
         }
         (Entry::Hash(op), "hash") => {
-            let digest = op(&hex_field("msg", &req.msg)?, req.outlen, &optional_hex("custom", &req.custom)?)?;
+            let digest = op(
+                &hex_field("msg", &req.msg)?,
+                req.outlen,
+                &optional_hex("custom", &req.custom)?,
+            )?;
             out.insert("digest".into(), hex::encode(digest).into());
         }
-        (Entry::Aead(_), op) => return Err(format!("op \"{op}\" is not one of encrypt, decrypt for an AEAD")),
+        (Entry::Aead(_), op) => {
+            return Err(format!(
+                "op \"{op}\" is not one of encrypt, decrypt for an AEAD"
+            ));
+        }
         (Entry::Hash(_), op) => return Err(format!("op \"{op}\" is not hash for a hash or XOF")),
     }
     Ok(out)
@@ -92,8 +111,8 @@ fn serve(req: &Request) -> Result<Map<String, Value>, String> {
 
 /// Answers one input line; `Err` carries the answer when the line was not JSON.
 fn answer(line: &str) -> Result<Value, Value> {
-    let value: Value = serde_json::from_str(line)
-        .map_err(|e| json!({ "error": format!("not JSON: {e}") }))?;
+    let value: Value =
+        serde_json::from_str(line).map_err(|e| json!({ "error": format!("not JSON: {e}") }))?;
     let id = value.get("id").cloned();
     let result = serde_json::from_value::<Request>(value)
         .map_err(|e| format!("bad request: {e}"))

@@ -37,11 +37,26 @@ fn hex(v: &[u8]) -> String {
 
 /// AEAD KAT files and the algorithm that serves them.
 const AEAD_FILES: &[(&str, &str)] = &[
-    ("ascon/sp800-232/asconaead128_LWC_AEAD_KAT_128_128.txt", "ascon-aead128"),
-    ("ascon/sp800-232/asconaead128_v1.3.0-inputs_LWC_AEAD_KAT_128_128.txt", "ascon-aead128"),
-    ("ascon/v1.2/ascon128v12_LWC_AEAD_KAT_128_128.txt", "ascon-128"),
-    ("ascon/v1.2/ascon128av12_LWC_AEAD_KAT_128_128.txt", "ascon-128a"),
-    ("ascon/v1.2/ascon80pqv12_LWC_AEAD_KAT_160_128.txt", "ascon-80pq"),
+    (
+        "ascon/sp800-232/asconaead128_LWC_AEAD_KAT_128_128.txt",
+        "ascon-aead128",
+    ),
+    (
+        "ascon/sp800-232/asconaead128_v1.3.0-inputs_LWC_AEAD_KAT_128_128.txt",
+        "ascon-aead128",
+    ),
+    (
+        "ascon/v1.2/ascon128v12_LWC_AEAD_KAT_128_128.txt",
+        "ascon-128",
+    ),
+    (
+        "ascon/v1.2/ascon128av12_LWC_AEAD_KAT_128_128.txt",
+        "ascon-128a",
+    ),
+    (
+        "ascon/v1.2/ascon80pqv12_LWC_AEAD_KAT_160_128.txt",
+        "ascon-80pq",
+    ),
     ("xoodyak/xoodyak_LWC_AEAD_KAT_128_128.txt", "xoodyak"),
     ("isap/isapa128av20_LWC_AEAD_KAT_128_128.txt", "isap-a-128a"),
     ("isap/isapa128v20_LWC_AEAD_KAT_128_128.txt", "isap-a-128"),
@@ -51,13 +66,41 @@ const AEAD_FILES: &[(&str, &str)] = &[
 
 /// Hash, XOF and CXOF files: (file, algorithm, output bytes).
 const HASH_FILES: &[(&str, &str, usize)] = &[
-    ("ascon/sp800-232/asconhash256_LWC_HASH_KAT_128_256.txt", "ascon-hash256", 32),
-    ("ascon/sp800-232/asconxof128_LWC_XOF_KAT_128_512.txt", "ascon-xof128", 64),
-    ("ascon/sp800-232/asconcxof128_LWC_CXOF_KAT_128_512.txt", "ascon-cxof128", 64),
-    ("ascon/v1.2/asconhashv12_LWC_HASH_KAT_256.txt", "ascon-hash", 32),
-    ("ascon/v1.2/asconhashav12_LWC_HASH_KAT_256.txt", "ascon-hasha", 32),
-    ("ascon/v1.2/asconxofv12_LWC_HASH_KAT_256.txt", "ascon-xof", 32),
-    ("ascon/v1.2/asconxofav12_LWC_HASH_KAT_256.txt", "ascon-xofa", 32),
+    (
+        "ascon/sp800-232/asconhash256_LWC_HASH_KAT_128_256.txt",
+        "ascon-hash256",
+        32,
+    ),
+    (
+        "ascon/sp800-232/asconxof128_LWC_XOF_KAT_128_512.txt",
+        "ascon-xof128",
+        64,
+    ),
+    (
+        "ascon/sp800-232/asconcxof128_LWC_CXOF_KAT_128_512.txt",
+        "ascon-cxof128",
+        64,
+    ),
+    (
+        "ascon/v1.2/asconhashv12_LWC_HASH_KAT_256.txt",
+        "ascon-hash",
+        32,
+    ),
+    (
+        "ascon/v1.2/asconhashav12_LWC_HASH_KAT_256.txt",
+        "ascon-hasha",
+        32,
+    ),
+    (
+        "ascon/v1.2/asconxofv12_LWC_HASH_KAT_256.txt",
+        "ascon-xof",
+        32,
+    ),
+    (
+        "ascon/v1.2/asconxofav12_LWC_HASH_KAT_256.txt",
+        "ascon-xofa",
+        32,
+    ),
     ("xoodyak/xoodyak_LWC_HASH_KAT_256.txt", "xoodyak-hash", 32),
 ];
 
@@ -68,7 +111,13 @@ fn every_official_aead_vector_through_the_cli() {
         let mut requests = String::new();
         let mut expected = Vec::new();
         for mut r in common::parse_lwc(&dir.join(file)) {
-            let (key, nonce, pt, ad, ct) = (r.bytes("Key"), r.bytes("Nonce"), r.bytes("PT"), r.bytes("AD"), r.bytes("CT"));
+            let (key, nonce, pt, ad, ct) = (
+                r.bytes("Key"),
+                r.bytes("Nonce"),
+                r.bytes("PT"),
+                r.bytes("AD"),
+                r.bytes("CT"),
+            );
             let (c, tag) = ct.split_at(ct.len() - 16);
             let mut bad_tag = tag.to_vec();
             bad_tag[0] ^= 1;
@@ -86,11 +135,18 @@ fn every_official_aead_vector_through_the_cli() {
         }
         let (answers, status) = run_vectors(&requests);
         assert!(status.success(), "{file}: exit {status}");
-        assert_eq!(answers.len(), expected.len(), "{file}: one answer per request");
+        assert_eq!(
+            answers.len(),
+            expected.len(),
+            "{file}: one answer per request"
+        );
         for (i, (got, want)) in answers.iter().zip(&expected).enumerate() {
             assert_eq!(got, want, "{file}: answer {i}");
         }
-        println!("{file}: {} vectors through `cipherlab vectors` ({alg})", expected.len() / 3);
+        println!(
+            "{file}: {} vectors through `cipherlab vectors` ({alg})",
+            expected.len() / 3
+        );
     }
 }
 
@@ -113,7 +169,10 @@ fn every_official_hash_vector_through_the_cli() {
         let (answers, status) = run_vectors(&requests);
         assert!(status.success(), "{file}: exit {status}");
         assert_eq!(answers, expected, "{file}");
-        println!("{file}: {} vectors through `cipherlab vectors` ({alg})", expected.len());
+        println!(
+            "{file}: {} vectors through `cipherlab vectors` ({alg})",
+            expected.len()
+        );
     }
 }
 
@@ -126,9 +185,18 @@ fn built_in_vectors_run_without_the_kat_folder() {
 "#,
     );
     assert!(status.success());
-    assert_eq!(a[0], json!({"id": "x", "ct": "", "tag": "4f9c278211bec9316bf68f46ee8b2ec6"}));
+    assert_eq!(
+        a[0],
+        json!({"id": "x", "ct": "", "tag": "4f9c278211bec9316bf68f46ee8b2ec6"})
+    );
     // Ascon-Hash256("") from the SP 800-232 hash KAT, Count 1.
-    assert!(a[1]["digest"].as_str().is_some_and(|d| d.starts_with("0b3be585")), "{}", a[1]);
+    assert!(
+        a[1]["digest"]
+            .as_str()
+            .is_some_and(|d| d.starts_with("0b3be585")),
+        "{}",
+        a[1]
+    );
 }
 
 #[test]
@@ -148,14 +216,22 @@ fn bad_requests_get_an_error_line_and_the_run_goes_on() {
     assert!(status.success(), "well-formed JSON must not fail the run");
     assert_eq!(a.len(), 8);
     let err = |i: usize| a[i]["error"].as_str().unwrap_or_default().to_string();
-    assert!(err(0).contains("unknown algorithm") && err(0).contains("ascon-aead128"), "{}", err(0));
+    assert!(
+        err(0).contains("unknown algorithm") && err(0).contains("ascon-aead128"),
+        "{}",
+        err(0)
+    );
     assert!(err(1).contains("key must be 16 bytes, got 1"), "{}", err(1));
     assert!(err(2).contains("not hex"), "{}", err(2));
     assert!(err(3).contains("colour"), "{}", err(3));
     assert!(err(4).contains("encrypt, decrypt"), "{}", err(4));
     assert!(err(5).contains("above the limit"), "{}", err(5));
     assert!(err(6).contains("tag must be 16 bytes"), "{}", err(6));
-    assert_eq!(a[7]["digest"].as_str().map(str::len), Some(6), "3-byte XOF output");
+    assert_eq!(
+        a[7]["digest"].as_str().map(str::len),
+        Some(6),
+        "3-byte XOF output"
+    );
     for (i, v) in a.iter().enumerate() {
         assert_eq!(v["id"], json!(i + 1), "id echoed");
     }
@@ -163,16 +239,25 @@ fn bad_requests_get_an_error_line_and_the_run_goes_on() {
 
 #[test]
 fn a_line_that_is_not_json_fails_the_run_but_not_the_other_lines() {
-    let (a, status) = run_vectors("this is not json\n{\"alg\":\"ascon-hash256\",\"op\":\"hash\",\"msg\":\"00\"}\n");
+    let (a, status) = run_vectors(
+        "this is not json\n{\"alg\":\"ascon-hash256\",\"op\":\"hash\",\"msg\":\"00\"}\n",
+    );
     assert_eq!(status.code(), Some(1));
     assert_eq!(a.len(), 2);
-    assert!(a[0]["error"].as_str().is_some_and(|e| e.starts_with("not JSON")));
+    assert!(
+        a[0]["error"]
+            .as_str()
+            .is_some_and(|e| e.starts_with("not JSON"))
+    );
     assert!(a[1]["digest"].is_string());
 }
 
 #[test]
 fn list_shows_every_algorithm_with_sizes() {
-    let out = Command::new(env!("CARGO_BIN_EXE_cipherlab")).args(["list", "--json"]).output().expect("run");
+    let out = Command::new(env!("CARGO_BIN_EXE_cipherlab"))
+        .args(["list", "--json"])
+        .output()
+        .expect("run");
     assert!(out.status.success());
     let rows: Vec<Value> = serde_json::from_slice(&out.stdout).expect("JSON");
     let names: Vec<&str> = rows.iter().filter_map(|r| r["name"].as_str()).collect();
@@ -182,9 +267,25 @@ fn list_shows_every_algorithm_with_sizes() {
     for (_, alg, _) in HASH_FILES {
         assert!(names.contains(alg), "{alg} listed");
     }
-    let pq = rows.iter().find(|r| r["name"] == "ascon-80pq").expect("80pq");
-    assert_eq!((pq["key_bytes"].as_u64(), pq["nonce_bytes"].as_u64(), pq["tag_bytes"].as_u64()), (Some(20), Some(16), Some(16)));
-    let text = Command::new(env!("CARGO_BIN_EXE_cipherlab")).arg("list").output().expect("run");
+    let pq = rows
+        .iter()
+        .find(|r| r["name"] == "ascon-80pq")
+        .expect("80pq");
+    assert_eq!(
+        (
+            pq["key_bytes"].as_u64(),
+            pq["nonce_bytes"].as_u64(),
+            pq["tag_bytes"].as_u64()
+        ),
+        (Some(20), Some(16), Some(16))
+    );
+    let text = Command::new(env!("CARGO_BIN_EXE_cipherlab"))
+        .arg("list")
+        .output()
+        .expect("run");
     let text = String::from_utf8_lossy(&text.stdout);
-    assert!(text.contains("isap-k-128a") && text.contains("RATE"), "{text}");
+    assert!(
+        text.contains("isap-k-128a") && text.contains("RATE"),
+        "{text}"
+    );
 }

@@ -20,6 +20,7 @@
 //! docs/BENCHMARKS.md with the command and the machine.
 
 use std::hint::black_box;
+use std::rc::Rc;
 use std::time::Instant;
 
 use aead::{AeadInOut, KeyInit};
@@ -72,10 +73,10 @@ const AD: [u8; AD_LEN] = [0x5a; AD_LEN];
 /// isap-aead 0.3).
 fn aead06<A>(name: &'static str) -> Imp
 where
-    A: KeyInit + AeadInOut + Clone + 'static,
+    A: KeyInit + AeadInOut + 'static,
 {
     let key_len = <A as aead::KeySizeUser>::key_size();
-    let cipher = A::new_from_slice(&KEY[..key_len]).expect("key length");
+    let cipher = Rc::new(A::new_from_slice(&KEY[..key_len]).expect("key length"));
     let nonce = aead::Nonce::<A>::try_from(&NONCE[..]).expect("nonce length");
     let (c1, c2, c3) = (cipher.clone(), cipher.clone(), cipher);
     let (n1, n2, n3) = (nonce.clone(), nonce.clone(), nonce);
@@ -108,31 +109,32 @@ where
 /// Adapter for ascon-aead 0.4 (aead 0.5 `AeadInPlace`).
 fn aead05<A>(name: &'static str) -> Imp
 where
-    A: ascon_aead04::aead::KeyInit + ascon_aead04::aead::AeadInPlace + Clone + 'static,
+    A: ascon_aead04::aead::KeyInit + ascon_aead04::aead::AeadInPlace + 'static,
 {
-    use ascon_aead04::aead::{AeadInPlace, KeySizeUser};
+    use ascon_aead04::aead::KeySizeUser;
     let key_len = <A as KeySizeUser>::key_size();
-    let cipher = A::new_from_slice(&KEY[..key_len]).expect("key length");
+    let cipher = Rc::new(A::new_from_slice(&KEY[..key_len]).expect("key length"));
     let nonce = ascon_aead04::aead::Nonce::<A>::clone_from_slice(&NONCE);
     let (c1, c2, c3) = (cipher.clone(), cipher.clone(), cipher);
+    let (n1, n2, n3) = (nonce.clone(), nonce.clone(), nonce);
     Imp {
         name,
         encrypt: Box::new(move |_input, work| {
             let tag = c1
-                .encrypt_in_place_detached(&nonce, black_box(&AD), work)
+                .encrypt_in_place_detached(&n1, black_box(&AD), work)
                 .expect("encrypt");
             black_box(tag);
         }),
         decrypt: Box::new(move |input, work| {
             let (ct, tag) = input.split_at(input.len() - 16);
             work.copy_from_slice(ct);
-            c2.decrypt_in_place_detached(&nonce, black_box(&AD), work, tag.into())
+            c2.decrypt_in_place_detached(&n2, black_box(&AD), work, tag.into())
                 .expect("valid tag");
         }),
         seal: Box::new(move |pt| {
             let mut buf = pt.to_vec();
             let tag = c3
-                .encrypt_in_place_detached(&nonce, &AD, &mut buf)
+                .encrypt_in_place_detached(&n3, &AD, &mut buf)
                 .expect("encrypt");
             buf.extend_from_slice(&tag);
             buf
@@ -299,7 +301,11 @@ struct Figure {
 fn median(v: &mut [f64]) -> f64 {
     v.sort_by(f64::total_cmp);
     let n = v.len();
-    if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 }
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
 }
 
 /// Times `ops[i]` on `inputs[i]`, alternating between the ops sample by sample, so
@@ -345,12 +351,18 @@ fn measure(ops: &mut [&mut Op], inputs: &[Vec<u8>], len: usize, s: &Settings) ->
 }
 
 fn fmt_rate(bps: f64) -> String {
-    if bps >= 1e9 { format!("{:.2} GB/s", bps / 1e9) } else { format!("{:.0} MB/s", bps / 1e6) }
+    if bps >= 1e9 {
+        format!("{:.2} GB/s", bps / 1e9)
+    } else {
+        format!("{:.0} MB/s", bps / 1e6)
+    }
 }
 
 fn bench_aeads(s: &Settings) {
     println!("## AEADs: TSC ticks per message byte, median (min); {AD_LEN} B associated data\n");
-    println!("| algorithm | op | bytes | cipherlab c/B | peer | peer c/B | ours/peer | cipherlab speed |");
+    println!(
+        "| algorithm | op | bytes | cipherlab c/B | peer | peer c/B | ours/peer | cipherlab speed |"
+    );
     println!("|---|---|---:|---:|---|---:|---:|---:|");
     for mut subj in subjects() {
         if s.filter.as_deref().is_some_and(|f| !subj.alg.contains(f)) {
@@ -389,11 +401,13 @@ fn bench_aeads(s: &Settings) {
 
 /// Times one permutation call with the given round count.
 fn bench_permutations(s: &Settings) {
-    use cipherlab_lwc::permutation::{ascon::AsconState, keccak_p400::KeccakP400, xoodoo::XoodooState};
+    use cipherlab_lwc::permutation::{
+        ascon::AsconState, keccak_p400::KeccakP400State, xoodoo::XoodooState,
+    };
     println!("## Permutations: TSC ticks per call, median (min)\n");
     println!("| permutation | rounds | state bytes | ticks/call | ticks/round |");
     println!("|---|---:|---:|---:|---:|");
-    let mut row = |name: &str, rounds: usize, state: usize, op: Op| {
+    let row = |name: &str, rounds: usize, state: usize, op: Op| {
         if s.filter.as_deref().is_some_and(|f| !name.contains(f)) {
             return;
         }
@@ -408,23 +422,38 @@ fn bench_permutations(s: &Settings) {
     };
     for rounds in [1, 6, 8, 12] {
         let mut st = AsconState([1, 2, 3, 4, 5]);
-        row("ascon-p", rounds, 40, Box::new(move |_, _| {
-            st.permute(black_box(rounds));
-            black_box(&st);
-        }));
+        row(
+            "ascon-p",
+            rounds,
+            40,
+            Box::new(move |_, _| {
+                st.permute(black_box(rounds));
+                black_box(&st);
+            }),
+        );
     }
     for rounds in [1, 8, 12, 16, 20] {
-        let mut st = KeccakP400::default();
-        row("keccak-p400", rounds, 50, Box::new(move |_, _| {
-            st.permute(black_box(rounds));
-            black_box(&st);
-        }));
+        let mut st = KeccakP400State::default();
+        row(
+            "keccak-p400",
+            rounds,
+            50,
+            Box::new(move |_, _| {
+                st.permute(black_box(rounds));
+                black_box(&st);
+            }),
+        );
     }
     let mut st = XoodooState::default();
-    row("xoodoo", 12, 48, Box::new(move |_, _| {
-        st.permute(black_box(12));
-        black_box(&st);
-    }));
+    row(
+        "xoodoo",
+        12,
+        48,
+        Box::new(move |_, _| {
+            st.permute(black_box(12));
+            black_box(&st);
+        }),
+    );
     println!();
 }
 
@@ -439,10 +468,23 @@ fn machine() -> String {
             .unwrap_or_else(|| "unknown".into())
     };
     let flags = field("flags");
-    let wanted = ["sse2", "ssse3", "avx", "avx2", "bmi1", "bmi2", "avx512f", "avx512vl", "aes", "vaes"];
-    let have: Vec<&str> = wanted.iter().copied().filter(|w| flags.split(' ').any(|f| f == *w)).collect();
-    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-    format!("{} ({} cores; {})", field("model name"), cores, have.join(" "))
+    let wanted = [
+        "sse2", "ssse3", "avx", "avx2", "bmi1", "bmi2", "avx512f", "avx512vl", "aes", "vaes",
+    ];
+    let have: Vec<&str> = wanted
+        .iter()
+        .copied()
+        .filter(|w| flags.split(' ').any(|f| f == *w))
+        .collect();
+    let cores = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    format!(
+        "{} ({} cores; {})",
+        field("model name"),
+        cores,
+        have.join(" ")
+    )
 }
 
 fn main() {
@@ -451,11 +493,35 @@ fn main() {
     let filter = args.iter().find(|a| !a.starts_with("--")).cloned();
     // `cargo test --benches` runs this binary without `--bench`: do a smoke run then.
     let (label, s) = if has("--smoke") || !has("--bench") {
-        (" (--smoke: checks the harness, figures meaningless)", Settings { sizes: SMOKE_SIZES, samples: 3, min_sample_ticks: 10_000, filter })
+        (
+            " (--smoke: checks the harness, figures meaningless)",
+            Settings {
+                sizes: SMOKE_SIZES,
+                samples: 3,
+                min_sample_ticks: 10_000,
+                filter,
+            },
+        )
     } else if has("--quick") {
-        (" (--quick)", Settings { sizes: QUICK_SIZES, samples: 9, min_sample_ticks: 300_000, filter })
+        (
+            " (--quick)",
+            Settings {
+                sizes: QUICK_SIZES,
+                samples: 9,
+                min_sample_ticks: 300_000,
+                filter,
+            },
+        )
     } else {
-        ("", Settings { sizes: FULL_SIZES, samples: 31, min_sample_ticks: 1_000_000, filter })
+        (
+            "",
+            Settings {
+                sizes: FULL_SIZES,
+                samples: 31,
+                min_sample_ticks: 1_000_000,
+                filter,
+            },
+        )
     };
     println!("# cipherlab-lwc benchmark{label}\n");
     println!("machine: {}\n", machine());
