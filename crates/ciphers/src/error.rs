@@ -1,0 +1,120 @@
+//! Errors of the catalogue. Each says what went wrong and what to do; authentication
+//! failure stays opaque (it never says which check failed).
+
+/// Everything the catalogue can refuse.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum Error {
+    /// The name matches no algorithm.
+    #[error("unknown cipher \"{name}\"{}", did_you_mean(.suggestions))]
+    UnknownCipher {
+        /// What was asked for.
+        name: String,
+        /// Close known names.
+        suggestions: Vec<String>,
+    },
+    /// A block cipher named without a mode.
+    #[error("\"{name}\" needs a mode, e.g. {}", .examples.join(", "))]
+    ModeMissing {
+        /// What was asked for.
+        name: String,
+        /// The same name with each mode.
+        examples: Vec<String>,
+    },
+    /// A key size the algorithm does not have.
+    #[error("{cipher} has no {bits}-bit key; it takes {accepted} bits")]
+    KeySize {
+        /// Algorithm stem.
+        cipher: &'static str,
+        /// Requested bits.
+        bits: u16,
+        /// Accepted sizes, in words.
+        accepted: String,
+    },
+    /// Wrong key length for the spec.
+    #[error("{cipher} needs a {expected}-byte key, got {got} bytes")]
+    KeyLength {
+        /// Canonical cipher name.
+        cipher: String,
+        /// Expected bytes.
+        expected: usize,
+        /// Given bytes.
+        got: usize,
+    },
+    /// Wrong IV or nonce length for the spec.
+    #[error("{cipher} needs a {expected}-byte IV/nonce, got {got} bytes")]
+    IvLength {
+        /// Canonical cipher name.
+        cipher: String,
+        /// Expected bytes.
+        expected: usize,
+        /// Given bytes.
+        got: usize,
+    },
+    /// Associated data given to a cipher that cannot authenticate it.
+    #[error("{cipher} does not authenticate associated data; use an AEAD")]
+    AdNotSupported {
+        /// Canonical cipher name.
+        cipher: String,
+    },
+    /// The buffer cannot hold the output.
+    #[error("output buffer too small: need {need} bytes, have {have}")]
+    BufferTooSmall {
+        /// Bytes needed.
+        need: usize,
+        /// Bytes available.
+        have: usize,
+    },
+    /// Unpadded ECB/CBC input that is not whole blocks, or ciphertext of a wrong length.
+    #[error(
+        "length {len} is not a multiple of the {block}-byte block (use PKCS#7 padding, or check the input is complete)"
+    )]
+    NotBlockAligned {
+        /// Input length.
+        len: usize,
+        /// Block size.
+        block: usize,
+    },
+    /// PKCS#7 padding did not check out after decryption.
+    #[error("bad padding: wrong key, wrong IV, or corrupted ciphertext")]
+    BadPadding,
+    /// The AEAD tag did not verify; no plaintext was released.
+    #[error("authentication failed: wrong key, or the data was modified")]
+    Authentication,
+    /// No provider implements the spec, or the named one does not.
+    #[error("{provider} does not implement {cipher}{}", hint(.available))]
+    Unsupported {
+        /// Provider name.
+        provider: String,
+        /// Canonical cipher name.
+        cipher: String,
+        /// Providers that do.
+        available: Vec<&'static str>,
+    },
+    /// Unknown provider name.
+    #[error("unknown provider \"{0}\" (known: rustcrypto, openssl, cipherlab, ring, aws-lc)")]
+    UnknownProvider(String),
+    /// A failure inside a provider library (message from that library).
+    #[error("{provider}: {message}")]
+    Provider {
+        /// Provider name.
+        provider: &'static str,
+        /// What it said.
+        message: String,
+    },
+}
+
+fn did_you_mean(s: &[String]) -> String {
+    if s.is_empty() {
+        "; `cipherlab list` shows every cipher".into()
+    } else {
+        format!("; did you mean {}?", s.join(", "))
+    }
+}
+
+fn hint(available: &[&str]) -> String {
+    if available.is_empty() {
+        String::new()
+    } else {
+        format!(" (use --provider {})", available.join(" or "))
+    }
+}

@@ -1,0 +1,82 @@
+//! The providers and how one is chosen. Every provider passes the same vectors (the
+//! tests run each vector file through each provider that supports it); the default for
+//! an algorithm is the fastest correct one on the machine, by the order below, which
+//! comes from the measurements in docs/BENCHMARKS.md.
+
+mod aead;
+pub(crate) mod block_modes;
+mod cipherlab;
+mod rustcrypto;
+
+pub use block_modes::cfb1;
+
+use crate::api::{Cipher, Provider};
+use crate::catalogue::AlgorithmId;
+use crate::error::Error;
+use crate::spec::CipherSpec;
+
+pub use cipherlab::Cipherlab;
+pub use rustcrypto::RustCrypto;
+
+/// Every provider compiled in.
+pub static PROVIDERS: &[&dyn Provider] = &[&Cipherlab, &RustCrypto];
+
+/// The provider called `name`.
+pub fn by_name(name: &str) -> Result<&'static dyn Provider, Error> {
+    PROVIDERS
+        .iter()
+        .copied()
+        .find(|p| p.name().eq_ignore_ascii_case(name))
+        .ok_or_else(|| Error::UnknownProvider(name.into()))
+}
+
+/// Names of the providers that implement `spec`.
+pub fn supporting(spec: &CipherSpec) -> Vec<&'static str> {
+    PROVIDERS
+        .iter()
+        .filter(|p| p.supports(spec))
+        .map(|p| p.name())
+        .collect()
+}
+
+/// Preference order per algorithm, fastest first (see docs/BENCHMARKS.md).
+fn preference(spec: &CipherSpec) -> &'static [&'static str] {
+    match spec.algorithm.id {
+        AlgorithmId::Rc4 => &["cipherlab", "rustcrypto"],
+        _ => &["cipherlab", "rustcrypto"],
+    }
+}
+
+/// The default provider for `spec`: the first in preference order that supports it.
+pub fn default_for(spec: &CipherSpec) -> Result<&'static dyn Provider, Error> {
+    preference(spec)
+        .iter()
+        .filter_map(|n| by_name(n).ok())
+        .chain(PROVIDERS.iter().copied())
+        .find(|p| p.supports(spec))
+        .ok_or_else(|| Error::Unsupported {
+            provider: "any provider".into(),
+            cipher: spec.to_string(),
+            available: Vec::new(),
+        })
+}
+
+/// Initialises `spec` with `key` through `provider` (or the default).
+pub fn init(
+    spec: &CipherSpec,
+    key: &[u8],
+    provider: Option<&str>,
+) -> Result<Box<dyn Cipher>, Error> {
+    let p = match provider {
+        Some(name) => by_name(name)?,
+        None => default_for(spec)?,
+    };
+    if !p.supports(spec) {
+        return Err(Error::Unsupported {
+            provider: p.name().into(),
+            cipher: spec.to_string(),
+            available: supporting(spec),
+        });
+    }
+    p.init(spec, key)
+}
