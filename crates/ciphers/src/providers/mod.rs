@@ -4,8 +4,12 @@
 //! comes from the measurements in docs/BENCHMARKS.md.
 
 mod aead;
+#[cfg(feature = "aws-lc")]
+mod aws_lc;
 pub(crate) mod block_modes;
 mod cipherlab;
+mod openssl;
+mod ring;
 mod rustcrypto;
 
 pub use block_modes::cfb1;
@@ -15,11 +19,22 @@ use crate::catalogue::AlgorithmId;
 use crate::error::Error;
 use crate::spec::CipherSpec;
 
+#[cfg(feature = "aws-lc")]
+pub use aws_lc::AwsLc;
 pub use cipherlab::Cipherlab;
+pub use openssl::OpenSsl;
+pub use ring::Ring;
 pub use rustcrypto::RustCrypto;
 
 /// Every provider compiled in.
-pub static PROVIDERS: &[&dyn Provider] = &[&Cipherlab, &RustCrypto];
+pub static PROVIDERS: &[&dyn Provider] = &[
+    &Cipherlab,
+    &RustCrypto,
+    &OpenSsl,
+    &Ring,
+    #[cfg(feature = "aws-lc")]
+    &AwsLc,
+];
 
 /// The provider called `name`.
 pub fn by_name(name: &str) -> Result<&'static dyn Provider, Error> {
