@@ -74,7 +74,7 @@ fn blocks<N: cipher::array::ArraySize>(buf: &mut [u8]) -> &mut [Array<u8, N>] {
 }
 
 fn aligned(len: usize, block: usize) -> Result<(), Error> {
-    if len % block == 0 {
+    if len.is_multiple_of(block) {
         Ok(())
     } else {
         Err(Error::NotBlockAligned { len, block })
