@@ -33,6 +33,10 @@
 //! public lengths steer control flow; the SIMD path is chosen from the CPU's
 //! features, not from data.
 
+#[cfg(target_arch = "x86_64")]
+mod cpu;
+#[cfg(target_arch = "x86_64")]
+mod fast_a;
 mod portable;
 mod sponge;
 
@@ -208,6 +212,22 @@ impl Variant for IsapA128a {
     fn pk(s: &mut AsconState) {
         s.permute_const::<12>();
     }
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    fn encrypt(key: &[u8; 16], nonce: &[u8; 16], ad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+        fast_a::encrypt::<Self, 12, 6>(key, nonce, ad, buf)
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    fn decrypt(
+        key: &[u8; 16],
+        nonce: &[u8; 16],
+        ad: &[u8],
+        buf: &mut [u8],
+        tag: &[u8; 16],
+    ) -> aead::Result<()> {
+        fast_a::decrypt::<Self, 12, 6>(key, nonce, ad, buf, tag)
+    }
 }
 
 impl Variant for IsapA128 {
@@ -230,6 +250,22 @@ impl Variant for IsapA128 {
     #[inline(always)]
     fn pk(s: &mut AsconState) {
         s.permute_const::<12>();
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    fn encrypt(key: &[u8; 16], nonce: &[u8; 16], ad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+        fast_a::encrypt::<Self, 12, 12>(key, nonce, ad, buf)
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    fn decrypt(
+        key: &[u8; 16],
+        nonce: &[u8; 16],
+        ad: &[u8],
+        buf: &mut [u8],
+        tag: &[u8; 16],
+    ) -> aead::Result<()> {
+        fast_a::decrypt::<Self, 12, 12>(key, nonce, ad, buf, tag)
     }
 }
 

@@ -49,13 +49,6 @@ pub(crate) const RHO: [u32; 25] = [
 /// Number of rounds of Keccak-f\[400\].
 pub const MAX_ROUNDS: usize = ROUND_CONSTANTS.len();
 
-/// Round constant of round index `i` (0..20), for implementations of the round
-/// elsewhere in the crate (the vectorised ISAP-K paths).
-#[inline(always)]
-pub(crate) const fn round_constant(i: usize) -> u16 {
-    ROUND_CONSTANTS[i]
-}
-
 /// The Keccak-p\[400\] state: 25 lanes of 16 bits, lane `(x, y)` at `x + 5*y`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct KeccakP400State(pub [u16; 25]);

@@ -1,0 +1,416 @@
+//! ISAP-A with the keystream and the MAC side by side (x86-64).
+//!
+//! IsapEnc and IsapMac are two independent Ascon-p chains; only the ciphertext
+//! links them. Here the MAC state stays in general-purpose registers and the
+//! keystream state lives in SSE2 vector registers (the low 64-bit lane of five
+//! `__m128i`), so one loop body issues a keystream round on the vector units and
+//! the MAC rounds on the integer ALUs, and the out-of-order core overlaps them. The
+//! keystream runs one block ahead of the MAC: block `i` is squeezed, the ciphertext
+//! block is formed and absorbed, then the MAC's p^{sH} over block `i` is
+//! interleaved with the keystream's p^{sE} for block `i+1`.
+//!
+//! Both round functions are the bitsliced Ascon round (AND-NOT/XOR and fixed
+//! rotations; SSE2 has no rotate, so it is two shifts and an OR): no table, no
+//! data-dependent branch. SSE2 is part of the x86-64 baseline, so no run-time
+//! detection is needed.
+
+use core::arch::x86_64::__m128i;
+
+use super::Variant;
+use super::portable;
+use super::sponge::Sponge;
+use crate::permutation::ascon::AsconState;
+
+/// Ascon round constant of round index `i` (0..12 for p^12; p^a uses the last
+/// `a`): `((0xf - i) << 4) | i` (Ascon v1.2 specification, Table 4).
+#[inline(always)]
+const fn rc(i: usize) -> u64 {
+    (((0xf - i) << 4) | i) as u64
+}
+
+/// One scalar Ascon round (the round of [`crate::permutation::ascon`], written out
+/// here so a loop body can interleave single rounds of two states), in the
+/// "complemented x2" representation: the state holds `!x2`, so the round's final
+/// NOT of x2 is dropped and the constant is XORed as `!c` (since the linear layer
+/// commutes with complement, `!x2` in gives `!x2` out).
+#[inline(always)]
+fn round_scalar(s: &mut [u64; 5], c: u64) {
+    let [mut x0, mut x1, mut x2, mut x3, mut x4] = *s;
+    x2 ^= !c;
+    x0 ^= x4;
+    x4 ^= x3;
+    x2 ^= x1;
+    let t0 = !x0 & x1;
+    let t1 = !x1 & x2;
+    let t2 = !x2 & x3;
+    let t3 = !x3 & x4;
+    let t4 = !x4 & x0;
+    x0 ^= t1;
+    x1 ^= t2;
+    x2 ^= t3;
+    x3 ^= t4;
+    x4 ^= t0;
+    x1 ^= x0;
+    x0 ^= x4;
+    x3 ^= x2;
+    x0 ^= x0.rotate_right(19) ^ x0.rotate_right(28);
+    x1 ^= x1.rotate_right(61) ^ x1.rotate_right(39);
+    x2 ^= x2.rotate_right(1) ^ x2.rotate_right(6);
+    x3 ^= x3.rotate_right(10) ^ x3.rotate_right(17);
+    x4 ^= x4.rotate_right(7) ^ x4.rotate_right(41);
+    *s = [x0, x1, x2, x3, x4];
+}
+
+/// A keystream state in vector registers, x2 complemented as in [`round_scalar`].
+trait VecState: Copy {
+    /// Proof that the instructions are available.
+    type Token: Copy;
+    /// The vector form of `s` (with x2 complemented).
+    fn load(t: Self::Token, s: &AsconState) -> Self;
+    /// One round with constant `c` (complemented representation).
+    fn round(&mut self, c: u64);
+    /// Word x0 (the rate).
+    fn x0(&self) -> u64;
+}
+
+/// SSE2 (x86-64 baseline): the state in the low 64-bit lane of five vectors;
+/// rotations are two shifts and an OR.
+#[derive(Clone, Copy)]
+struct Sse2State([__m128i; 5]);
+
+/// AVX2: every word in *both* 64-bit lanes, so the two rotations of the linear
+/// layer are one pair of per-lane variable shifts (`vpsrlvq`/`vpsllvq`) and a lane
+/// swap folds them together.
+#[derive(Clone, Copy)]
+struct Avx2State([__m128i; 5], Avx2Token);
+
+/// Exists only when the CPU has AVX2, BMI1 and BMI2 (and the OS saves YMM state).
+#[derive(Clone, Copy)]
+struct Avx2Token(());
+
+impl Avx2Token {
+    #[inline(always)]
+    fn detect() -> Option<Self> {
+        super::cpu::has_avx2_bmi().then_some(Avx2Token(()))
+    }
+}
+
+#[allow(unsafe_code)]
+mod imp {
+    //! The intrinsics. SSE2 ones need nothing (x86-64 baseline); the AVX2 ones are
+    //! reached only through an [`Avx2State`](super::Avx2State), which holds an
+    //! [`Avx2Token`](super::Avx2Token), which exists only after detection.
+    use super::{Avx2State, Avx2Token, Sse2State, VecState};
+    use crate::permutation::ascon::AsconState;
+    use core::arch::x86_64::*;
+
+    /// The S-box layer (both lanes) in the complemented-x2 representation.
+    #[inline(always)]
+    fn sbox(x: &mut [__m128i; 5], c: __m128i) {
+        // SAFETY: SSE2 only (x86-64 baseline); no memory access.
+        unsafe {
+            let [mut x0, mut x1, mut x2, mut x3, mut x4] = *x;
+            x2 = _mm_xor_si128(x2, c);
+            x0 = _mm_xor_si128(x0, x4);
+            x4 = _mm_xor_si128(x4, x3);
+            x2 = _mm_xor_si128(x2, x1);
+            let t0 = _mm_andnot_si128(x0, x1);
+            let t1 = _mm_andnot_si128(x1, x2);
+            let t2 = _mm_andnot_si128(x2, x3);
+            let t3 = _mm_andnot_si128(x3, x4);
+            let t4 = _mm_andnot_si128(x4, x0);
+            x0 = _mm_xor_si128(x0, t1);
+            x1 = _mm_xor_si128(x1, t2);
+            x2 = _mm_xor_si128(x2, t3);
+            x3 = _mm_xor_si128(x3, t4);
+            x4 = _mm_xor_si128(x4, t0);
+            x1 = _mm_xor_si128(x1, x0);
+            x0 = _mm_xor_si128(x0, x4);
+            x3 = _mm_xor_si128(x3, x2);
+            *x = [x0, x1, x2, x3, x4];
+        }
+    }
+
+    /// `x ^ ror(x, R1) ^ ror(x, R2)` on both lanes with constant shifts (SSE2).
+    #[inline(always)]
+    fn sigma_sse2<const R1: i32, const L1: i32, const R2: i32, const L2: i32>(
+        x: __m128i,
+    ) -> __m128i {
+        const { assert!(L1 == 64 - R1 && L2 == 64 - R2) };
+        // SAFETY: SSE2 only; no memory access.
+        unsafe {
+            let a = _mm_or_si128(_mm_srli_epi64::<R1>(x), _mm_slli_epi64::<L1>(x));
+            let b = _mm_or_si128(_mm_srli_epi64::<R2>(x), _mm_slli_epi64::<L2>(x));
+            _mm_xor_si128(x, _mm_xor_si128(a, b))
+        }
+    }
+
+    impl VecState for Sse2State {
+        type Token = ();
+        #[inline(always)]
+        fn load((): (), s: &AsconState) -> Self {
+            let mut w = s.0;
+            w[2] = !w[2];
+            // SAFETY: SSE2 only; no memory access.
+            Sse2State(w.map(|v| unsafe { _mm_cvtsi64_si128(v as i64) }))
+        }
+        #[inline(always)]
+        fn round(&mut self, c: u64) {
+            // SAFETY: SSE2 only; no memory access.
+            sbox(&mut self.0, unsafe { _mm_cvtsi64_si128(!c as i64) });
+            let [x0, x1, x2, x3, x4] = self.0;
+            self.0 = [
+                sigma_sse2::<19, 45, 28, 36>(x0),
+                sigma_sse2::<61, 3, 39, 25>(x1),
+                sigma_sse2::<1, 63, 6, 58>(x2),
+                sigma_sse2::<10, 54, 17, 47>(x3),
+                sigma_sse2::<7, 57, 41, 23>(x4),
+            ];
+        }
+        #[inline(always)]
+        fn x0(&self) -> u64 {
+            // SAFETY: SSE2 only.
+            unsafe { _mm_cvtsi128_si64(self.0[0]) as u64 }
+        }
+    }
+
+    /// `x ^ ror(x, R1) ^ ror(x, R2)` when `x` holds the same word in both lanes.
+    /// Needs AVX2; the caller holds an [`Avx2Token`].
+    #[inline(always)]
+    fn sigma_avx2<const R1: i64, const R2: i64>(_t: Avx2Token, x: __m128i) -> __m128i {
+        // SAFETY: the token proves AVX2 is available; no memory access.
+        unsafe {
+            let r = _mm_set_epi64x(R2, R1);
+            let l = _mm_set_epi64x(64 - R2, 64 - R1);
+            // Lane 0: ror(x, R1); lane 1: ror(x, R2).
+            let s = _mm_or_si128(_mm_srlv_epi64(x, r), _mm_sllv_epi64(x, l));
+            let both = _mm_xor_si128(s, _mm_shuffle_epi32::<0x4e>(s));
+            _mm_xor_si128(x, both)
+        }
+    }
+
+    impl VecState for Avx2State {
+        type Token = Avx2Token;
+        #[inline(always)]
+        fn load(t: Avx2Token, s: &AsconState) -> Self {
+            let mut w = s.0;
+            w[2] = !w[2];
+            // SAFETY: SSE2 only; no memory access.
+            Avx2State(w.map(|v| unsafe { _mm_set1_epi64x(v as i64) }), t)
+        }
+        #[inline(always)]
+        fn round(&mut self, c: u64) {
+            let t = self.1;
+            // SAFETY: SSE2 only; no memory access.
+            sbox(&mut self.0, unsafe { _mm_set1_epi64x(!c as i64) });
+            let [x0, x1, x2, x3, x4] = self.0;
+            self.0 = [
+                sigma_avx2::<19, 28>(t, x0),
+                sigma_avx2::<61, 39>(t, x1),
+                sigma_avx2::<1, 6>(t, x2),
+                sigma_avx2::<10, 17>(t, x3),
+                sigma_avx2::<7, 41>(t, x4),
+            ];
+        }
+        #[inline(always)]
+        fn x0(&self) -> u64 {
+            // SAFETY: SSE2 only.
+            unsafe { _mm_cvtsi128_si64(self.0[0]) as u64 }
+        }
+    }
+}
+
+#[inline(always)]
+fn load_be(b: &[u8]) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&b[..8]);
+    u64::from_be_bytes(w)
+}
+
+/// Keystream round `j` of p^{SE} followed by the MAC rounds that go with it.
+#[inline(always)]
+fn step<K: VecState, const SH: usize, const SE: usize>(m: &mut [u64; 5], k: &mut K, j: usize) {
+    k.round(rc(12 - SE + j));
+    for q in 0..SH / SE {
+        round_scalar(m, rc(12 - SH + j * (SH / SE) + q));
+    }
+}
+
+/// p^{SH} on the MAC state and p^{SE} on the keystream state, interleaved, fully
+/// unrolled (SE is 6 or 12).
+#[inline(always)]
+fn interleave<K: VecState, const SH: usize, const SE: usize>(m: &mut [u64; 5], k: &mut K) {
+    const { assert!(SE == 6 || SE == 12) };
+    step::<K, SH, SE>(m, k, 0);
+    step::<K, SH, SE>(m, k, 1);
+    step::<K, SH, SE>(m, k, 2);
+    step::<K, SH, SE>(m, k, 3);
+    step::<K, SH, SE>(m, k, 4);
+    step::<K, SH, SE>(m, k, 5);
+    if SE == 12 {
+        step::<K, SH, SE>(m, k, 6);
+        step::<K, SH, SE>(m, k, 7);
+        step::<K, SH, SE>(m, k, 8);
+        step::<K, SH, SE>(m, k, 9);
+        step::<K, SH, SE>(m, k, 10);
+        step::<K, SH, SE>(m, k, 11);
+    }
+}
+
+/// Encrypts (`DECRYPT = false`) or decrypts `buf` in place with the keystream of
+/// `ks` (the IsapEnc state after re-keying), absorbing the ciphertext into `mac`
+/// (the IsapMac state after the AD and the domain separation), with 10* padding.
+/// Round counts: `SH` for the MAC, `SE` for the keystream, `SH` a multiple of `SE`.
+#[inline(always)]
+fn stream<K: VecState, const SH: usize, const SE: usize, const DECRYPT: bool>(
+    token: K::Token,
+    ks: &AsconState,
+    mac: &mut AsconState,
+    buf: &mut [u8],
+) {
+    const { assert!(SH <= 12 && SE <= SH && SH.is_multiple_of(SE)) };
+    let mut k = K::load(token, ks);
+    let mut m = mac.0;
+    m[2] = !m[2];
+    // Keystream for block 0, and the state for block 1: the keystream runs two
+    // blocks ahead of the MAC, so its latency never stalls the MAC.
+    for r in 12 - SE..12 {
+        k.round(rc(r));
+    }
+    let mut next = k.x0();
+    for r in 12 - SE..12 {
+        k.round(rc(r));
+    }
+    let mut blocks = buf.chunks_exact_mut(8);
+    for block in blocks.by_ref() {
+        let key = next;
+        next = k.x0();
+        let input = load_be(block);
+        let c = if DECRYPT { input } else { input ^ key };
+        block.copy_from_slice(&(input ^ key).to_be_bytes());
+        m[0] ^= c;
+        // MAC p^{SH} over this block and the keystream p^{SE} two blocks ahead,
+        // interleaved round by round (SH / SE MAC rounds per keystream round).
+        interleave::<K, SH, SE>(&mut m, &mut k);
+    }
+    // Last, partial block (possibly empty), with the padding.
+    let rest = blocks.into_remainder();
+    let key = next.to_be_bytes();
+    let mut pad = [0u8; 8];
+    for ((p, b), kb) in pad.iter_mut().zip(rest.iter_mut()).zip(key) {
+        let c = if DECRYPT { *b } else { *b ^ kb };
+        *b ^= kb;
+        *p = c;
+    }
+    pad[rest.len()] = 0x80;
+    m[0] ^= u64::from_be_bytes(pad);
+    for r in 12 - SH..12 {
+        round_scalar(&mut m, rc(r));
+    }
+    m[2] = !m[2];
+    mac.0 = m;
+}
+
+/// [`stream`] compiled with AVX2 (three-operand vector instructions, variable
+/// shifts) and BMI1/BMI2 (`andn`, `rorx`): fewer instructions per round.
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+fn stream_avx2<const SH: usize, const SE: usize, const DECRYPT: bool>(
+    token: Avx2Token,
+    ks: &AsconState,
+    mac: &mut AsconState,
+    buf: &mut [u8],
+) {
+    stream::<Avx2State, SH, SE, DECRYPT>(token, ks, mac, buf);
+}
+
+/// [`stream`] with the best instruction set the CPU offers.
+#[inline(always)]
+#[allow(unsafe_code)]
+fn stream_dispatch<const SH: usize, const SE: usize, const DECRYPT: bool>(
+    ks: &AsconState,
+    mac: &mut AsconState,
+    buf: &mut [u8],
+) {
+    if let Some(token) = Avx2Token::detect() {
+        // SAFETY: the token exists, so the CPU supports AVX2, BMI1 and BMI2 and the
+        // OS saves the vector state (checked by CPUID/XGETBV).
+        unsafe { stream_avx2::<SH, SE, DECRYPT>(token, ks, mac, buf) }
+    } else {
+        stream::<Sse2State, SH, SE, DECRYPT>((), ks, mac, buf);
+    }
+}
+
+/// The MAC state after `N || IV_A`, the padded AD and the domain separation.
+#[inline(always)]
+fn mac_after_ad<V: Variant<S = AsconState>>(nonce: &[u8; 16], ad: &[u8]) -> AsconState {
+    let mut s = portable::mac_init::<V>(nonce);
+    portable::absorb::<V>(&mut s, ad);
+    s.domain_separate();
+    s
+}
+
+/// Encryption: keystream and MAC interleaved; returns the tag.
+#[inline(always)]
+pub(crate) fn encrypt<V: Variant<S = AsconState>, const SH: usize, const SE: usize>(
+    key: &[u8; 16],
+    nonce: &[u8; 16],
+    ad: &[u8],
+    buf: &mut [u8],
+) -> [u8; 16] {
+    let ks = portable::enc_state::<V>(key, nonce);
+    let mut mac = mac_after_ad::<V>(nonce, ad);
+    stream_dispatch::<SH, SE, false>(&ks, &mut mac, buf);
+    portable::mac_finish::<V>(mac, key)
+}
+
+/// Decryption: the MAC over the ciphertext and the keystream run side by side into
+/// `buf`; the tag is then checked and `buf` wiped if it is wrong.
+#[inline(always)]
+pub(crate) fn decrypt<V: Variant<S = AsconState>, const SH: usize, const SE: usize>(
+    key: &[u8; 16],
+    nonce: &[u8; 16],
+    ad: &[u8],
+    buf: &mut [u8],
+    tag: &[u8; 16],
+) -> aead::Result<()> {
+    let ks = portable::enc_state::<V>(key, nonce);
+    let mut mac = mac_after_ad::<V>(nonce, ad);
+    stream_dispatch::<SH, SE, true>(&ks, &mut mac, buf);
+    let computed = portable::mac_finish::<V>(mac, key);
+    crate::tag::verify_or_wipe(&computed, tag, buf)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check<K: VecState>(t: K::Token) {
+        let init = [
+            0x0123_4567_89ab_cdef,
+            0xfedc_ba98_7654_3210,
+            0x0f1e_2d3c_4b5a_6978,
+            0x8877_6655_4433_2211,
+            0xdead_beef_0bad_f00d,
+        ];
+        let mut a = AsconState(init);
+        a.p12();
+        let mut s = init;
+        s[2] = !s[2];
+        let mut v = K::load(t, &AsconState(init));
+        for r in 0..12 {
+            round_scalar(&mut s, rc(r));
+            v.round(rc(r));
+        }
+        s[2] = !s[2];
+        assert_eq!(s, a.0);
+        assert_eq!(v.x0(), a.0[0]);
+    }
+
+    #[test]
+    fn rounds_match_ascon_p() {
+        check::<Sse2State>(());
+        if let Some(t) = Avx2Token::detect() {
+            check::<Avx2State>(t);
+        }
+    }
+}
