@@ -47,8 +47,16 @@ fn features() -> u8 {
     f
 }
 
-/// AVX2 (and AVX, BMI1, BMI2) are usable.
-#[inline]
-pub(crate) fn has_avx2_bmi() -> bool {
-    features() & AVX2 != 0
+/// Proof that AVX2, BMI1 and BMI2 are usable (the CPU has them and the OS saves
+/// the YMM state). It can only be obtained from [`Avx2Token::detect`], so code that
+/// takes one may use those instructions.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Avx2Token(());
+
+impl Avx2Token {
+    /// The token, if the CPU and OS support AVX2, BMI1 and BMI2.
+    #[inline]
+    pub(crate) fn detect() -> Option<Self> {
+        (features() & AVX2 != 0).then_some(Avx2Token(()))
+    }
 }

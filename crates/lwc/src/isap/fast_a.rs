@@ -17,6 +17,7 @@
 use core::arch::x86_64::__m128i;
 
 use super::Variant;
+use super::cpu::Avx2Token;
 use super::portable;
 use super::sponge::Sponge;
 use crate::permutation::ascon::AsconState;
@@ -84,22 +85,11 @@ struct Sse2State([__m128i; 5]);
 #[derive(Clone, Copy)]
 struct Avx2State([__m128i; 5], Avx2Token);
 
-/// Exists only when the CPU has AVX2, BMI1 and BMI2 (and the OS saves YMM state).
-#[derive(Clone, Copy)]
-struct Avx2Token(());
-
-impl Avx2Token {
-    #[inline(always)]
-    fn detect() -> Option<Self> {
-        super::cpu::has_avx2_bmi().then_some(Avx2Token(()))
-    }
-}
-
 #[allow(unsafe_code)]
 mod imp {
     //! The intrinsics. SSE2 ones need nothing (x86-64 baseline); the AVX2 ones are
     //! reached only through an [`Avx2State`](super::Avx2State), which holds an
-    //! [`Avx2Token`](super::Avx2Token), which exists only after detection.
+    //! [`Avx2Token`], which exists only after detection.
     use super::{Avx2State, Avx2Token, Sse2State, VecState};
     use crate::permutation::ascon::AsconState;
     use core::arch::x86_64::*;

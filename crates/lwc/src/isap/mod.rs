@@ -37,6 +37,8 @@
 mod cpu;
 #[cfg(target_arch = "x86_64")]
 mod fast_a;
+#[cfg(target_arch = "x86_64")]
+mod fast_k;
 mod portable;
 mod sponge;
 
@@ -290,6 +292,22 @@ impl Variant for IsapK128a {
     fn pk(s: &mut KeccakP400State) {
         s.permute_const::<8>();
     }
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    fn encrypt(key: &[u8; 16], nonce: &[u8; 16], ad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+        fast_k::encrypt::<Self, 16, 8>(key, nonce, ad, buf)
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    fn decrypt(
+        key: &[u8; 16],
+        nonce: &[u8; 16],
+        ad: &[u8],
+        buf: &mut [u8],
+        tag: &[u8; 16],
+    ) -> aead::Result<()> {
+        fast_k::decrypt::<Self, 16, 8>(key, nonce, ad, buf, tag)
+    }
 }
 
 impl Variant for IsapK128 {
@@ -312,5 +330,21 @@ impl Variant for IsapK128 {
     #[inline(always)]
     fn pk(s: &mut KeccakP400State) {
         s.permute_const::<12>();
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    fn encrypt(key: &[u8; 16], nonce: &[u8; 16], ad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+        fast_k::encrypt::<Self, 20, 12>(key, nonce, ad, buf)
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    fn decrypt(
+        key: &[u8; 16],
+        nonce: &[u8; 16],
+        ad: &[u8],
+        buf: &mut [u8],
+        tag: &[u8; 16],
+    ) -> aead::Result<()> {
+        fast_k::decrypt::<Self, 20, 12>(key, nonce, ad, buf, tag)
     }
 }

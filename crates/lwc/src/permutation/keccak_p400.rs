@@ -12,7 +12,7 @@
 
 /// Round constants of Keccak-f\[400\]: the first 20 Keccak round constants
 /// (FIPS 202, Algorithm 5 / the Keccak reference), truncated to 16 bits.
-const ROUND_CONSTANTS: [u16; 20] = [
+pub(crate) const ROUND_CONSTANTS: [u16; 20] = [
     0x0001, 0x8082, 0x808a, 0x8000, 0x808b, 0x0001, 0x8081, 0x8009, 0x008a, 0x0088, 0x8009, 0x000a,
     0x808b, 0x008b, 0x8089, 0x8003, 0x8002, 0x0080, 0x800a, 0x000a,
 ];

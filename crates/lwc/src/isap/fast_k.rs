@@ -1,0 +1,567 @@
+//! ISAP-K with Keccak-p\[400\] in AVX2 registers, the keystream and the MAC side by
+//! side (x86-64 with AVX2; other CPUs use the portable mode).
+//!
+//! Layout: one 128-bit register per plane `y`, lane `(x, y)` in 16-bit word `x`
+//! (words 5..7 are don't-care: no operation moves them into words 0..4). A round
+//! is then
+//!
+//! * θ: five XORs for the column parity, two byte shuffles for `C[x-1]` and
+//!   `C[x+1]`, a rotation by one (add + shift + OR);
+//! * ρ: a per-word rotation as `mullo(a, 2^r) | mulhi(a, 2^r)` (the low and high
+//!   halves of `a * 2^r` are `a << r` and `a >> (16 - r)`);
+//! * π: output plane `Y` takes word `x` from plane `(x + 2Y) mod 5` (four word
+//!   blends), then one byte shuffle puts the words in order;
+//! * χ: two more shuffles give the row rotated by one and two words, then
+//!   AND-NOT and XOR; ι: one XOR.
+//!
+//! A 256-bit register holds two such states, one per 128-bit half, and every
+//! instruction above works on both halves at once. Per rate block the MAC needs
+//! `s_H` rounds and the keystream `s_E <= s_H`: the MAC's first `s_H - s_E` rounds
+//! run alone on 128-bit registers, then its last `s_E` rounds and the keystream's
+//! `s_E` rounds (the same round constants) run together on 256-bit registers.
+//!
+//! Constant time: only XOR/AND-NOT/OR, fixed shuffles and blends (the shuffle
+//! indices and multipliers are constants, never data), multiplications by constant
+//! powers of two and fixed shifts. No table look-up by data, no data-dependent
+//! branch.
+
+use super::Variant;
+use super::cpu::Avx2Token;
+use super::portable;
+use super::sponge::Sponge;
+use crate::permutation::keccak_p400::{KeccakP400State, RHO, ROUND_CONSTANTS};
+
+/// Byte-shuffle control that puts word `src[x]` into word `x` (x < 5) and zeroes
+/// words 5..7.
+const fn words(src: [usize; 5]) -> [u8; 16] {
+    let mut out = [0x80u8; 16];
+    let mut x = 0;
+    while x < 5 {
+        out[2 * x] = (2 * src[x]) as u8;
+        out[2 * x + 1] = (2 * src[x] + 1) as u8;
+        x += 1;
+    }
+    out
+}
+
+/// Word `x` takes word `(x + shift) mod 5`.
+const fn rotate_words(shift: usize) -> [u8; 16] {
+    words([
+        shift % 5,
+        (1 + shift) % 5,
+        (2 + shift) % 5,
+        (3 + shift) % 5,
+        (4 + shift) % 5,
+    ])
+}
+
+/// θ: `C[x-1]` and `C[x+1]`.
+const THETA_M1: [u8; 16] = rotate_words(4);
+const THETA_P1: [u8; 16] = rotate_words(1);
+
+/// π then χ for output plane `Y`: word `X` of the blended plane `Q_Y` is lane
+/// `(X + 3Y) mod 5`; χ also needs the row rotated by one and two words.
+const PI_CHI: [[[u8; 16]; 3]; 5] = {
+    let mut out = [[[0u8; 16]; 3]; 5];
+    let mut y = 0;
+    while y < 5 {
+        let mut k = 0;
+        while k < 3 {
+            out[y][k] = rotate_words(3 * y + k);
+            k += 1;
+        }
+        y += 1;
+    }
+    out
+};
+
+/// ρ multipliers: word `x` of plane `y` is `2^RHO[x + 5y]`; words 5..7 are 1.
+const RHO_MUL: [[u16; 8]; 5] = {
+    let mut out = [[1u16; 8]; 5];
+    let mut y = 0;
+    while y < 5 {
+        let mut x = 0;
+        while x < 5 {
+            out[y][x] = 1 << RHO[x + 5 * y];
+            x += 1;
+        }
+        y += 1;
+    }
+    out
+};
+
+#[allow(unsafe_code)]
+mod imp {
+    //! The AVX2 intrinsics, behind two register types. `X` (one state) and `Y` (two
+    //! states) can only be made from an [`Avx2Token`], so holding one proves AVX2
+    //! is available; that is the safety argument of every `unsafe` block here. No
+    //! function here touches memory through a raw pointer: constants are
+    //! transmuted from arrays of the same size.
+    use super::Avx2Token;
+    use core::arch::x86_64::*;
+    use core::mem::transmute;
+
+    /// The operations a Keccak-p\[400\] round needs, on one or two states.
+    pub(super) trait Lanes: Copy {
+        fn xor(self, o: Self) -> Self;
+        /// `!self & o`.
+        fn andnot(self, o: Self) -> Self;
+        /// Byte shuffle with control `idx` (in each 128-bit half).
+        fn shuffle(self, idx: Self) -> Self;
+        /// Words whose bit is set in `M` come from `o` (in each 128-bit half).
+        fn blend<const M: i32>(self, o: Self) -> Self;
+        /// Each word rotated left by `log2(mul)` (multipliers are powers of two).
+        fn rotate(self, mul: Self) -> Self;
+        /// A shuffle control (the same in each 128-bit half).
+        fn bytes(t: Avx2Token, b: &[u8; 16]) -> Self;
+        /// Sixteen-bit words (the same in each 128-bit half).
+        fn words(t: Avx2Token, w: &[u16; 8]) -> Self;
+        /// Each word rotated left by one.
+        fn rotate1(self) -> Self;
+        /// The ι constant `c` in word 0 (of each half).
+        fn constant(self, c: u16) -> Self;
+    }
+
+    /// One state: five planes of one 128-bit register each.
+    #[derive(Clone, Copy)]
+    pub(super) struct X(__m128i);
+
+    /// Two states, one per 128-bit half.
+    #[derive(Clone, Copy)]
+    pub(super) struct Y(__m256i);
+
+    impl X {
+        /// Plane `y` of `lanes` (lanes `5y .. 5y+5`).
+        #[inline(always)]
+        pub(super) fn plane(_t: Avx2Token, lanes: &[u16; 25], y: usize) -> X {
+            let mut w = [0u16; 8];
+            w[..5].copy_from_slice(&lanes[5 * y..5 * y + 5]);
+            // SAFETY: a plain bit cast between two 16-byte types.
+            X(unsafe { transmute::<[u16; 8], __m128i>(w) })
+        }
+
+        /// Words 0..5 into `lanes[5y .. 5y+5]`.
+        #[inline(always)]
+        pub(super) fn store_plane(self, lanes: &mut [u16; 25], y: usize) {
+            // SAFETY: a plain bit cast between two 16-byte types.
+            let w = unsafe { transmute::<__m128i, [u16; 8]>(self.0) };
+            lanes[5 * y..5 * y + 5].copy_from_slice(&w[..5]);
+        }
+
+        /// Words 0..3 as a little-endian u64 (bytes 0..8 of the plane).
+        #[inline(always)]
+        pub(super) fn low64(self) -> u64 {
+            // SAFETY: AVX2 (hence SSE2) is available; register only.
+            unsafe { _mm_cvtsi128_si64(self.0) as u64 }
+        }
+
+        /// Word 4.
+        #[inline(always)]
+        pub(super) fn word4(self) -> u16 {
+            // SAFETY: as above.
+            unsafe { _mm_extract_epi16::<4>(self.0) as u16 }
+        }
+
+        /// XORs `lo` into words 0..3 and `w4` into word 4.
+        #[inline(always)]
+        pub(super) fn xor_words(self, lo: u64, w4: u16) -> X {
+            // SAFETY: as above.
+            X(unsafe { _mm_xor_si128(self.0, _mm_set_epi64x(i64::from(w4), lo as i64)) })
+        }
+
+        /// Two states: `self` in the low half, `hi` in the high half.
+        #[inline(always)]
+        pub(super) fn join(self, hi: X) -> Y {
+            // SAFETY: as above.
+            Y(unsafe { _mm256_set_m128i(hi.0, self.0) })
+        }
+    }
+
+    impl Y {
+        /// The low and high halves.
+        #[inline(always)]
+        pub(super) fn split(self) -> (X, X) {
+            // SAFETY: as above.
+            unsafe {
+                (
+                    X(_mm256_castsi256_si128(self.0)),
+                    X(_mm256_extracti128_si256::<1>(self.0)),
+                )
+            }
+        }
+    }
+
+    impl Lanes for X {
+        #[inline(always)]
+        fn xor(self, o: Self) -> Self {
+            // SAFETY: see the module comment (the register types prove AVX2).
+            X(unsafe { _mm_xor_si128(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn andnot(self, o: Self) -> Self {
+            // SAFETY: as above.
+            X(unsafe { _mm_andnot_si128(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn shuffle(self, idx: Self) -> Self {
+            // SAFETY: as above.
+            X(unsafe { _mm_shuffle_epi8(self.0, idx.0) })
+        }
+        #[inline(always)]
+        fn blend<const M: i32>(self, o: Self) -> Self {
+            // SAFETY: as above.
+            X(unsafe { _mm_blend_epi16::<M>(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn rotate(self, mul: Self) -> Self {
+            // SAFETY: as above.
+            X(unsafe {
+                _mm_or_si128(
+                    _mm_mullo_epi16(self.0, mul.0),
+                    _mm_mulhi_epu16(self.0, mul.0),
+                )
+            })
+        }
+        #[inline(always)]
+        fn bytes(_t: Avx2Token, b: &[u8; 16]) -> Self {
+            // SAFETY: a bit cast of 16 bytes.
+            X(unsafe { transmute::<[u8; 16], __m128i>(*b) })
+        }
+        #[inline(always)]
+        fn words(_t: Avx2Token, w: &[u16; 8]) -> Self {
+            // SAFETY: a bit cast of 16 bytes.
+            X(unsafe { transmute::<[u16; 8], __m128i>(*w) })
+        }
+        #[inline(always)]
+        fn rotate1(self) -> Self {
+            // SAFETY: as above.
+            X(
+                unsafe {
+                    _mm_or_si128(_mm_add_epi16(self.0, self.0), _mm_srli_epi16::<15>(self.0))
+                },
+            )
+        }
+        #[inline(always)]
+        fn constant(self, c: u16) -> Self {
+            // SAFETY: as above.
+            X(unsafe { _mm_xor_si128(self.0, _mm_cvtsi32_si128(i32::from(c))) })
+        }
+    }
+
+    impl Lanes for Y {
+        #[inline(always)]
+        fn xor(self, o: Self) -> Self {
+            // SAFETY: as above.
+            Y(unsafe { _mm256_xor_si256(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn andnot(self, o: Self) -> Self {
+            // SAFETY: as above.
+            Y(unsafe { _mm256_andnot_si256(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn shuffle(self, idx: Self) -> Self {
+            // SAFETY: as above.
+            Y(unsafe { _mm256_shuffle_epi8(self.0, idx.0) })
+        }
+        #[inline(always)]
+        fn blend<const M: i32>(self, o: Self) -> Self {
+            // SAFETY: as above.
+            Y(unsafe { _mm256_blend_epi16::<M>(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn rotate(self, mul: Self) -> Self {
+            // SAFETY: as above.
+            Y(unsafe {
+                _mm256_or_si256(
+                    _mm256_mullo_epi16(self.0, mul.0),
+                    _mm256_mulhi_epu16(self.0, mul.0),
+                )
+            })
+        }
+        #[inline(always)]
+        fn bytes(_t: Avx2Token, b: &[u8; 16]) -> Self {
+            // SAFETY: a bit cast of 32 bytes.
+            Y(unsafe { transmute::<[[u8; 16]; 2], __m256i>([*b, *b]) })
+        }
+        #[inline(always)]
+        fn words(_t: Avx2Token, w: &[u16; 8]) -> Self {
+            // SAFETY: a bit cast of 32 bytes.
+            Y(unsafe { transmute::<[[u16; 8]; 2], __m256i>([*w, *w]) })
+        }
+        #[inline(always)]
+        fn rotate1(self) -> Self {
+            // SAFETY: as above.
+            Y(unsafe {
+                _mm256_or_si256(
+                    _mm256_add_epi16(self.0, self.0),
+                    _mm256_srli_epi16::<15>(self.0),
+                )
+            })
+        }
+        #[inline(always)]
+        fn constant(self, c: u16) -> Self {
+            // SAFETY: as above; the transmute is a bit cast of 32 bytes.
+            Y(unsafe {
+                let mut w = [0u16; 16];
+                w[0] = c;
+                w[8] = c;
+                _mm256_xor_si256(self.0, transmute::<[u16; 16], __m256i>(w))
+            })
+        }
+    }
+}
+
+use imp::{Lanes, X, Y};
+
+/// The shuffle controls and ρ multipliers in registers. They pass through
+/// [`core::hint::black_box`] once per call, so the compiler keeps the instructions
+/// as written (otherwise it turns `mulhi` by a power of two into a widening
+/// shift sequence that costs five instructions).
+#[derive(Clone, Copy)]
+struct Consts<L> {
+    theta_m1: L,
+    theta_p1: L,
+    pi_chi: [[L; 3]; 5],
+    rho: [L; 5],
+}
+
+impl<L: Lanes> Consts<L> {
+    #[inline(always)]
+    fn new(t: Avx2Token) -> Self {
+        core::hint::black_box(Consts {
+            theta_m1: L::bytes(t, &THETA_M1),
+            theta_p1: L::bytes(t, &THETA_P1),
+            pi_chi: core::array::from_fn(|y| core::array::from_fn(|k| L::bytes(t, &PI_CHI[y][k]))),
+            rho: core::array::from_fn(|y| L::words(t, &RHO_MUL[y])),
+        })
+    }
+}
+
+/// One Keccak-p\[400\] round on the planes `a` (one or two states).
+#[inline(always)]
+fn round<L: Lanes>(a: &mut [L; 5], k: &Consts<L>, rc: u16) {
+    // The constants are re-read from memory every round, as operands of the
+    // instructions that use them; this also keeps the compiler from hoisting a
+    // widened copy of the ρ multipliers out of the loop (which would make it
+    // emulate `mulhi` with widening shifts).
+    let k = core::hint::black_box(k);
+    // θ
+    let c = a[0].xor(a[1]).xor(a[2]).xor(a[3]).xor(a[4]);
+    let d = c.shuffle(k.theta_m1).xor(c.shuffle(k.theta_p1).rotate1());
+    // ρ
+    let p: [L; 5] = core::array::from_fn(|y| a[y].xor(d).rotate(k.rho[y]));
+    // π and χ, plane by plane.
+    for (yy, out) in a.iter_mut().enumerate() {
+        let s = |x: usize| p[(x + 2 * yy) % 5];
+        let q01 = s(0).blend::<0b10>(s(1));
+        let q23 = s(2).blend::<0b1000>(s(3));
+        let q = q01.blend::<0b1100>(q23).blend::<0b1_0000>(s(4));
+        let b0 = q.shuffle(k.pi_chi[yy][0]);
+        let b1 = q.shuffle(k.pi_chi[yy][1]);
+        let b2 = q.shuffle(k.pi_chi[yy][2]);
+        *out = b0.xor(b1.andnot(b2));
+    }
+    // ι
+    a[0] = a[0].constant(rc);
+}
+
+/// Rounds `from .. 20` (Keccak-p\[400, 20 - from\]).
+#[inline(always)]
+fn rounds<L: Lanes>(a: &mut [L; 5], k: &Consts<L>, from: usize) {
+    for &c in &ROUND_CONSTANTS[from..] {
+        round(a, k, c);
+    }
+}
+
+/// Rounds `from .. to`.
+#[inline(always)]
+fn rounds_range<L: Lanes>(a: &mut [L; 5], k: &Consts<L>, from: usize, to: usize) {
+    for &c in &ROUND_CONSTANTS[from..to] {
+        round(a, k, c);
+    }
+}
+
+#[inline(always)]
+fn planes(t: Avx2Token, s: &KeccakP400State) -> [X; 5] {
+    core::array::from_fn(|y| X::plane(t, &s.0, y))
+}
+
+#[inline(always)]
+fn to_state(p: &[X; 5]) -> KeccakP400State {
+    let mut lanes = [0u16; 25];
+    for (y, x) in p.iter().enumerate() {
+        x.store_plane(&mut lanes, y);
+    }
+    KeccakP400State(lanes)
+}
+
+#[inline(always)]
+fn le64(b: &[u8]) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&b[..8]);
+    u64::from_le_bytes(w)
+}
+
+/// The 18 rate bytes of `k` as (bytes 0..8, bytes 8..10, bytes 10..18).
+#[inline(always)]
+fn rate(k: &[X; 5]) -> (u64, u16, u64) {
+    (k[0].low64(), k[0].word4(), k[1].low64())
+}
+
+/// Encrypts (`DECRYPT = false`) or decrypts `buf` in place with the keystream of
+/// `ks`, absorbing the ciphertext (10*-padded) into `mac`. `SH` MAC rounds and `SE`
+/// keystream rounds per 18-byte block, `SE <= SH`.
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+fn stream<const SH: usize, const SE: usize, const DECRYPT: bool>(
+    t: Avx2Token,
+    ks: &KeccakP400State,
+    mac: &mut KeccakP400State,
+    buf: &mut [u8],
+) {
+    const { assert!(SE <= SH && SH <= 20) };
+    let cx = Consts::<X>::new(t);
+    let cy = Consts::<Y>::new(t);
+    let mut m = planes(t, mac);
+    let mut k = planes(t, ks);
+    // Keystream for block 0.
+    rounds(&mut k, &cx, 20 - SE);
+    let mut blocks = buf.chunks_exact_mut(18);
+    for block in blocks.by_ref() {
+        let (k0, k1, k2) = rate(&k);
+        let i0 = le64(&block[..8]);
+        let i1 = u16::from_le_bytes([block[8], block[9]]);
+        let i2 = le64(&block[10..]);
+        let (o0, o1, o2) = (i0 ^ k0, i1 ^ k1, i2 ^ k2);
+        block[..8].copy_from_slice(&o0.to_le_bytes());
+        block[8..10].copy_from_slice(&o1.to_le_bytes());
+        block[10..].copy_from_slice(&o2.to_le_bytes());
+        let (c0, c1, c2) = if DECRYPT { (i0, i1, i2) } else { (o0, o1, o2) };
+        m[0] = m[0].xor_words(c0, c1);
+        m[1] = m[1].xor_words(c2, 0);
+        // The MAC's first SH - SE rounds alone, then both states together.
+        rounds_range(&mut m, &cx, 20 - SH, 20 - SE);
+        let mut y: [Y; 5] = core::array::from_fn(|i| m[i].join(k[i]));
+        rounds(&mut y, &cy, 20 - SE);
+        for i in 0..5 {
+            (m[i], k[i]) = y[i].split();
+        }
+    }
+    // Last, partial block (possibly empty), with the padding.
+    let rest = blocks.into_remainder();
+    let (k0, k1, k2) = rate(&k);
+    let mut key = [0u8; 18];
+    key[..8].copy_from_slice(&k0.to_le_bytes());
+    key[8..10].copy_from_slice(&k1.to_le_bytes());
+    key[10..].copy_from_slice(&k2.to_le_bytes());
+    let mut pad = [0u8; 18];
+    for ((p, b), kb) in pad.iter_mut().zip(rest.iter_mut()).zip(key) {
+        let c = if DECRYPT { *b } else { *b ^ kb };
+        *b ^= kb;
+        *p = c;
+    }
+    pad[rest.len()] = 0x80;
+    m[0] = m[0].xor_words(le64(&pad[..8]), u16::from_le_bytes([pad[8], pad[9]]));
+    m[1] = m[1].xor_words(le64(&pad[10..]), 0);
+    rounds(&mut m, &cx, 20 - SH);
+    *mac = to_state(&m);
+}
+
+/// The MAC state after `N || IV_A`, the padded AD and the domain separation.
+#[inline(always)]
+fn mac_after_ad<V: Variant<S = KeccakP400State>>(nonce: &[u8; 16], ad: &[u8]) -> KeccakP400State {
+    let mut s = portable::mac_init::<V>(nonce);
+    portable::absorb::<V>(&mut s, ad);
+    s.domain_separate();
+    s
+}
+
+/// Encryption with the AVX2 path when the CPU has it, else the portable mode.
+#[inline(always)]
+#[allow(unsafe_code)]
+pub(crate) fn encrypt<V: Variant<S = KeccakP400State>, const SH: usize, const SE: usize>(
+    key: &[u8; 16],
+    nonce: &[u8; 16],
+    ad: &[u8],
+    buf: &mut [u8],
+) -> [u8; 16] {
+    let Some(t) = Avx2Token::detect() else {
+        return portable::encrypt::<V>(key, nonce, ad, buf);
+    };
+    let ks = portable::enc_state::<V>(key, nonce);
+    let mut mac = mac_after_ad::<V>(nonce, ad);
+    // SAFETY: the token proves the CPU supports AVX2, BMI1 and BMI2.
+    unsafe { stream::<SH, SE, false>(t, &ks, &mut mac, buf) };
+    portable::mac_finish::<V>(mac, key)
+}
+
+/// Decryption: with AVX2 the MAC over the ciphertext and the keystream run side by
+/// side into `buf`, then the tag is checked and `buf` wiped if it is wrong; without
+/// AVX2, the portable mode (MAC first, then decryption).
+#[inline(always)]
+#[allow(unsafe_code)]
+pub(crate) fn decrypt<V: Variant<S = KeccakP400State>, const SH: usize, const SE: usize>(
+    key: &[u8; 16],
+    nonce: &[u8; 16],
+    ad: &[u8],
+    buf: &mut [u8],
+    tag: &[u8; 16],
+) -> aead::Result<()> {
+    let Some(t) = Avx2Token::detect() else {
+        return portable::decrypt::<V>(key, nonce, ad, buf, tag);
+    };
+    let ks = portable::enc_state::<V>(key, nonce);
+    let mut mac = mac_after_ad::<V>(nonce, ad);
+    // SAFETY: the token proves the CPU supports AVX2, BMI1 and BMI2.
+    unsafe { stream::<SH, SE, true>(t, &ks, &mut mac, buf) };
+    let computed = portable::mac_finish::<V>(mac, key);
+    crate::tag::verify_or_wipe(&computed, tag, buf)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[target_feature(enable = "avx2,bmi1,bmi2")]
+    fn vector_rounds(
+        t: Avx2Token,
+        s: &KeccakP400State,
+        from: usize,
+    ) -> (KeccakP400State, KeccakP400State) {
+        let mut other = *s;
+        other.0[7] ^= 0x1234;
+        let mut x = planes(t, s);
+        let xo = planes(t, &other);
+        let mut y: [Y; 5] = core::array::from_fn(|i| x[i].join(xo[i]));
+        rounds(&mut x, &Consts::new(t), from);
+        rounds(&mut y, &Consts::new(t), from);
+        let mut lo = x;
+        let mut hi = x;
+        for i in 0..5 {
+            (lo[i], hi[i]) = y[i].split();
+        }
+        assert!(to_state(&lo) == to_state(&x));
+        (to_state(&x), to_state(&hi))
+    }
+
+    #[test]
+    #[allow(unsafe_code)]
+    fn rounds_match_keccak_p400() {
+        let Some(t) = Avx2Token::detect() else { return };
+        let mut s = KeccakP400State::default();
+        for (i, l) in s.0.iter_mut().enumerate() {
+            *l = (i as u16).wrapping_mul(0x9e37) ^ 0xa5c3;
+        }
+        for from in [0usize, 4, 12, 19] {
+            // SAFETY: the token proves AVX2, BMI1 and BMI2.
+            let (x, hi) = unsafe { vector_rounds(t, &s, from) };
+            let mut want = s;
+            want.permute(20 - from);
+            assert_eq!(x, want, "one state, {} rounds", 20 - from);
+            let mut other = s;
+            other.0[7] ^= 0x1234;
+            other.permute(20 - from);
+            assert_eq!(hi, other, "high half, {} rounds", 20 - from);
+        }
+    }
+}
