@@ -282,37 +282,6 @@ fn stream<K: KsState, const SH: usize, const SE: usize, const DECRYPT: bool>(
     mac.0 = m;
 }
 
-/// [`stream`] with both chains in general-purpose registers, compiled with BMI1
-/// and BMI2 (`andn`, `rorx`: fewer instructions per round). The token also
-/// proves AVX2, which is not needed here.
-#[target_feature(enable = "avx2,bmi1,bmi2")]
-fn stream_avx2<const SH: usize, const SE: usize, const DECRYPT: bool>(
-    token: Avx2Token,
-    ks: &AsconState,
-    mac: &mut AsconState,
-    buf: &mut [u8],
-) {
-    let _ = token;
-    stream::<ScalarState, SH, SE, DECRYPT>((), ks, mac, buf);
-}
-
-/// [`stream`] with the best instruction set the CPU offers.
-#[inline(always)]
-#[allow(unsafe_code)]
-fn stream_dispatch<const SH: usize, const SE: usize, const DECRYPT: bool>(
-    ks: &AsconState,
-    mac: &mut AsconState,
-    buf: &mut [u8],
-) {
-    if let Some(token) = Avx2Token::detect() {
-        // SAFETY: the token exists, so the CPU supports AVX2, BMI1 and BMI2 (and
-        // the OS saves the vector state), checked by CPUID/XGETBV.
-        unsafe { stream_avx2::<SH, SE, DECRYPT>(token, ks, mac, buf) }
-    } else {
-        stream::<Sse2State, SH, SE, DECRYPT>((), ks, mac, buf);
-    }
-}
-
 /// The MAC state after `N || IV_A`, the padded AD and the domain separation.
 #[inline(always)]
 fn mac_after_ad<V: Variant<S = AsconState>>(nonce: &[u8; 16], ad: &[u8]) -> AsconState {
@@ -320,6 +289,61 @@ fn mac_after_ad<V: Variant<S = AsconState>>(nonce: &[u8; 16], ad: &[u8]) -> Asco
     portable::absorb::<V>(&mut s, ad);
     s.domain_separate();
     s
+}
+
+/// The whole of encryption (`DECRYPT = false`) or decryption in place; returns the
+/// tag computed over the ciphertext.
+#[inline(always)]
+fn whole<
+    K: KsState,
+    V: Variant<S = AsconState>,
+    const SH: usize,
+    const SE: usize,
+    const DECRYPT: bool,
+>(
+    t: K::Token,
+    key: &[u8; 16],
+    nonce: &[u8; 16],
+    ad: &[u8],
+    buf: &mut [u8],
+) -> [u8; 16] {
+    let ks = portable::enc_state::<V>(key, nonce);
+    let mut mac = mac_after_ad::<V>(nonce, ad);
+    stream::<K, SH, SE, DECRYPT>(t, &ks, &mut mac, buf);
+    portable::mac_finish::<V>(mac, key)
+}
+
+/// [`whole`] with both chains in general-purpose registers, compiled with BMI1
+/// and BMI2 (`andn`, `rorx`: fewer instructions per round, also in the
+/// re-keying). The token also proves AVX2, which is not needed here.
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+fn whole_bmi<V: Variant<S = AsconState>, const SH: usize, const SE: usize, const DECRYPT: bool>(
+    token: Avx2Token,
+    key: &[u8; 16],
+    nonce: &[u8; 16],
+    ad: &[u8],
+    buf: &mut [u8],
+) -> [u8; 16] {
+    let _ = token;
+    whole::<ScalarState, V, SH, SE, DECRYPT>((), key, nonce, ad, buf)
+}
+
+/// [`whole`] with the best instruction set the CPU offers.
+#[inline(always)]
+#[allow(unsafe_code)]
+fn dispatch<V: Variant<S = AsconState>, const SH: usize, const SE: usize, const DECRYPT: bool>(
+    key: &[u8; 16],
+    nonce: &[u8; 16],
+    ad: &[u8],
+    buf: &mut [u8],
+) -> [u8; 16] {
+    if let Some(token) = Avx2Token::detect() {
+        // SAFETY: the token exists, so the CPU supports AVX2, BMI1 and BMI2 (and
+        // the OS saves the vector state), checked by CPUID/XGETBV.
+        unsafe { whole_bmi::<V, SH, SE, DECRYPT>(token, key, nonce, ad, buf) }
+    } else {
+        whole::<Sse2State, V, SH, SE, DECRYPT>((), key, nonce, ad, buf)
+    }
 }
 
 /// Encryption: keystream and MAC interleaved; returns the tag.
@@ -330,10 +354,7 @@ pub(crate) fn encrypt<V: Variant<S = AsconState>, const SH: usize, const SE: usi
     ad: &[u8],
     buf: &mut [u8],
 ) -> [u8; 16] {
-    let ks = portable::enc_state::<V>(key, nonce);
-    let mut mac = mac_after_ad::<V>(nonce, ad);
-    stream_dispatch::<SH, SE, false>(&ks, &mut mac, buf);
-    portable::mac_finish::<V>(mac, key)
+    dispatch::<V, SH, SE, false>(key, nonce, ad, buf)
 }
 
 /// Decryption: the MAC over the ciphertext and the keystream run side by side into
@@ -346,10 +367,7 @@ pub(crate) fn decrypt<V: Variant<S = AsconState>, const SH: usize, const SE: usi
     buf: &mut [u8],
     tag: &[u8; 16],
 ) -> aead::Result<()> {
-    let ks = portable::enc_state::<V>(key, nonce);
-    let mut mac = mac_after_ad::<V>(nonce, ad);
-    stream_dispatch::<SH, SE, true>(&ks, &mut mac, buf);
-    let computed = portable::mac_finish::<V>(mac, key);
+    let computed = dispatch::<V, SH, SE, true>(key, nonce, ad, buf);
     crate::tag::verify_or_wipe(&computed, tag, buf)
 }
 
@@ -379,27 +397,6 @@ mod tests {
         assert_eq!(v.x0(), a.0[0]);
     }
 
-    /// Encrypts or decrypts with keystream representation `K`, as `encrypt` and
-    /// `decrypt` do, without the run-time dispatch.
-    fn run<
-        K: KsState,
-        V: Variant<S = AsconState>,
-        const SH: usize,
-        const SE: usize,
-        const D: bool,
-    >(
-        t: K::Token,
-        key: &[u8; 16],
-        nonce: &[u8; 16],
-        ad: &[u8],
-        buf: &mut [u8],
-    ) -> [u8; 16] {
-        let ks = portable::enc_state::<V>(key, nonce);
-        let mut mac = mac_after_ad::<V>(nonce, ad);
-        stream::<K, SH, SE, D>(t, &ks, &mut mac, buf);
-        portable::mac_finish::<V>(mac, key)
-    }
-
     fn paths_agree<K: KsState, V: Variant<S = AsconState>, const SH: usize, const SE: usize>(
         t: K::Token,
     ) {
@@ -413,13 +410,13 @@ mod tests {
                 want[..len].copy_from_slice(&data[..len]);
                 let want_tag = portable::encrypt::<V>(&key, &nonce, ad, &mut want[..len]);
                 let mut got = data;
-                let tag = run::<K, V, SH, SE, false>(t, &key, &nonce, ad, &mut got[..len]);
+                let tag = whole::<K, V, SH, SE, false>(t, &key, &nonce, ad, &mut got[..len]);
                 assert_eq!(
                     (&got[..len], tag),
                     (&want[..len], want_tag),
                     "encrypt {len} {ad_len}"
                 );
-                let tag = run::<K, V, SH, SE, true>(t, &key, &nonce, ad, &mut got[..len]);
+                let tag = whole::<K, V, SH, SE, true>(t, &key, &nonce, ad, &mut got[..len]);
                 assert_eq!(
                     (&got[..len], tag),
                     (&data[..len], want_tag),

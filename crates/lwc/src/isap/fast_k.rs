@@ -410,22 +410,21 @@ fn rate(k: &[X; 5]) -> (u64, u16, u64) {
 }
 
 /// Encrypts (`DECRYPT = false`) or decrypts `buf` in place with the keystream of
-/// `ks`, absorbing the ciphertext (10*-padded) into `mac`. `SH` MAC rounds and `SE`
-/// keystream rounds per 18-byte block, `SE <= SH`.
-#[target_feature(enable = "avx2,bmi1,bmi2")]
+/// `k` (IsapEnc's planes), absorbing the ciphertext (10*-padded) into `m` (the
+/// MAC's planes). `SH` MAC rounds and `SE` keystream rounds per 18-byte block,
+/// `SE <= SH`.
+#[inline(always)]
 fn stream<const SH: usize, const SE: usize, const DECRYPT: bool>(
-    t: Avx2Token,
-    ks: &KeccakP400State,
-    mac: &mut KeccakP400State,
+    cx: &Consts<X>,
+    cy: &Consts<Y>,
+    mut k: [X; 5],
+    m: &mut [X; 5],
     buf: &mut [u8],
 ) {
     const { assert!(SE <= SH && SH <= 20) };
-    let cx = Consts::<X>::new(t);
-    let cy = Consts::<Y>::new(t);
-    let mut m = planes(t, mac);
-    let mut k = planes(t, ks);
+    let cx = cx;
     // Keystream for block 0.
-    rounds(&mut k, &cx, 20 - SE);
+    rounds(&mut k, cx, 20 - SE);
     let mut blocks = buf.chunks_exact_mut(18);
     for block in blocks.by_ref() {
         let (k0, k1, k2) = rate(&k);
@@ -440,9 +439,9 @@ fn stream<const SH: usize, const SE: usize, const DECRYPT: bool>(
         m[0] = m[0].xor_words(c0, c1);
         m[1] = m[1].xor_words(c2, 0);
         // The MAC's first SH - SE rounds alone, then both states together.
-        rounds_range(&mut m, &cx, 20 - SH, 20 - SE);
+        rounds_range(m, cx, 20 - SH, 20 - SE);
         let mut y: [Y; 5] = core::array::from_fn(|i| m[i].join(k[i]));
-        rounds(&mut y, &cy, 20 - SE);
+        rounds(&mut y, cy, 20 - SE);
         for i in 0..5 {
             (m[i], k[i]) = y[i].split();
         }
@@ -463,36 +462,197 @@ fn stream<const SH: usize, const SE: usize, const DECRYPT: bool>(
     pad[rest.len()] = 0x80;
     m[0] = m[0].xor_words(le64(&pad[..8]), u16::from_le_bytes([pad[8], pad[9]]));
     m[1] = m[1].xor_words(le64(&pad[10..]), 0);
-    rounds(&mut m, &cx, 20 - SH);
-    *mac = to_state(&m);
+    rounds(m, cx, 20 - SH);
 }
 
-/// The MAC state after `N || IV_A`, the padded AD and the domain separation.
-#[inline(always)]
-fn mac_after_ad<V: Variant<S = KeccakP400State>>(nonce: &[u8; 16], ad: &[u8]) -> KeccakP400State {
-    let mut s = portable::mac_init::<V>(nonce);
-    portable::absorb::<V>(&mut s, ad);
-    s.domain_separate();
-    s
+/// IsapRk as a sequence of single rounds, so it can be interleaved with other
+/// work: `SK` rounds, then 127 times (one bit of `y`, `SB` rounds), then the last
+/// bit and `SK` rounds. The step counter is public; the bits only feed XORs.
+struct Rekey {
+    a: [X; 5],
+    y: u128,
+    step: usize,
 }
 
-/// Encryption with the AVX2 path when the CPU has it, else the portable mode.
-#[inline(always)]
-#[allow(unsafe_code)]
-pub(crate) fn encrypt<V: Variant<S = KeccakP400State>, const SH: usize, const SE: usize>(
+impl Rekey {
+    #[inline(always)]
+    fn new(t: Avx2Token, key: &[u8; 16], iv: &[u8; 8], y: &[u8; 16]) -> Self {
+        Rekey {
+            a: planes(t, &KeccakP400State::init(key, iv)),
+            y: u128::from_be_bytes(*y),
+            step: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn done<const SB: usize, const SK: usize>(&self) -> bool {
+        self.step == 2 * SK + 127 * SB
+    }
+
+    /// Bit `i` of y (most significant first) at the top of state byte 0.
+    #[inline(always)]
+    fn inject(&mut self, i: usize) {
+        self.a[0] = self.a[0].constant((((self.y >> (127 - i)) & 1) as u16) << 7);
+    }
+
+    #[inline(always)]
+    fn round<const SB: usize, const SK: usize>(&mut self, cx: &Consts<X>) {
+        let s = self.step;
+        let r = if s < SK {
+            20 - SK + s
+        } else if s < SK + 127 * SB {
+            let j = s - SK;
+            if j % SB == 0 {
+                self.inject(j / SB);
+            }
+            20 - SB + j % SB
+        } else {
+            let j = s - SK - 127 * SB;
+            if j == 0 {
+                self.inject(127);
+            }
+            20 - SK + j
+        };
+        round(&mut self.a, cx, ROUND_CONSTANTS[r]);
+        self.step += 1;
+    }
+
+    #[inline(always)]
+    fn finish<const SB: usize, const SK: usize>(mut self, cx: &Consts<X>) -> KeccakP400State {
+        while !self.done::<SB, SK>() {
+            self.round::<SB, SK>(cx);
+        }
+        to_state(&self.a)
+    }
+}
+
+/// IsapMac's start as single rounds: `N || IV_A`, p^{SH}; each AD block and the
+/// padded last one, each followed by p^{SH}; then the domain separation.
+struct MacAd<'a> {
+    a: [X; 5],
+    blocks: core::slice::ChunksExact<'a, u8>,
+    rest: &'a [u8],
+    /// Round within the current permutation.
+    r: usize,
+    /// 0: initial permutation; then one per absorbed block; the padded block last.
+    perm: usize,
+    perms: usize,
+}
+
+impl<'a> MacAd<'a> {
+    #[inline(always)]
+    fn new<V: Variant<S = KeccakP400State>>(t: Avx2Token, nonce: &[u8; 16], ad: &'a [u8]) -> Self {
+        let blocks = ad.chunks_exact(18);
+        let rest = blocks.remainder();
+        MacAd {
+            a: planes(t, &KeccakP400State::init(nonce, &V::IV_A)),
+            perms: blocks.len() + 2,
+            blocks,
+            rest,
+            r: 0,
+            perm: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn done(&self) -> bool {
+        self.perm == self.perms
+    }
+
+    #[inline(always)]
+    fn xor_block(&mut self, b: &[u8]) {
+        self.a[0] = self.a[0].xor_words(le64(&b[..8]), u16::from_le_bytes([b[8], b[9]]));
+        self.a[1] = self.a[1].xor_words(le64(&b[10..18]), 0);
+    }
+
+    #[inline(always)]
+    fn round<const SH: usize>(&mut self, cx: &Consts<X>) {
+        if self.r == 0 && self.perm > 0 {
+            if let Some(b) = self.blocks.next() {
+                self.xor_block(b);
+            } else {
+                let mut pad = [0u8; 18];
+                pad[..self.rest.len()].copy_from_slice(self.rest);
+                pad[self.rest.len()] = 0x80;
+                self.xor_block(&pad);
+            }
+        }
+        round(&mut self.a, cx, ROUND_CONSTANTS[20 - SH + self.r]);
+        self.r += 1;
+        if self.r == SH {
+            self.r = 0;
+            self.perm += 1;
+            if self.done() {
+                // Domain separation: the last state bit (high byte of lane 24).
+                self.a[4] = self.a[4].xor_words(0, 0x0100);
+            }
+        }
+    }
+}
+
+/// The whole of encryption or decryption in place, in AVX2 registers; returns the
+/// tag over the ciphertext. IsapRk for K*_E runs interleaved with IsapMac's
+/// absorption of the AD (two independent chains), then the keystream and the MAC
+/// run paired ([`stream`]), then IsapRk for K*_A and the tag.
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+fn whole<
+    V: Variant<S = KeccakP400State>,
+    const SH: usize,
+    const SB: usize,
+    const SE: usize,
+    const SK: usize,
+    const DECRYPT: bool,
+>(
+    t: Avx2Token,
     key: &[u8; 16],
     nonce: &[u8; 16],
     ad: &[u8],
     buf: &mut [u8],
 ) -> [u8; 16] {
-    let Some(t) = Avx2Token::detect() else {
-        return portable::encrypt::<V>(key, nonce, ad, buf);
-    };
-    let ks = portable::enc_state::<V>(key, nonce);
-    let mut mac = mac_after_ad::<V>(nonce, ad);
-    // SAFETY: the token proves the CPU supports AVX2, BMI1 and BMI2.
-    unsafe { stream::<SH, SE, false>(t, &ks, &mut mac, buf) };
-    portable::mac_finish::<V>(mac, key)
+    let cx = Consts::<X>::new(t);
+    let cy = Consts::<Y>::new(t);
+    let mut ke = Rekey::new(t, key, &V::IV_KE, nonce);
+    let mut mac = MacAd::new::<V>(t, nonce, ad);
+    while !mac.done() && !ke.done::<SB, SK>() {
+        ke.round::<SB, SK>(&cx);
+        mac.round::<SH>(&cx);
+    }
+    while !mac.done() {
+        mac.round::<SH>(&cx);
+    }
+    let mut ks = ke.finish::<SB, SK>(&cx);
+    ks.set_last16(nonce);
+    let mut m = mac.a;
+    stream::<SH, SE, DECRYPT>(&cx, &cy, planes(t, &ks), &mut m, buf);
+    // IsapMac's end: K*_A from the first 16 bytes, then the tag.
+    let mut s = to_state(&m);
+    let ka = Rekey::new(t, key, &V::IV_KA, &s.first16()).finish::<SB, SK>(&cx);
+    s.set_first16(&ka.first16());
+    let mut m = planes(t, &s);
+    rounds(&mut m, &cx, 20 - SH);
+    to_state(&m).first16()
+}
+
+/// Encryption with the AVX2 path when the CPU has it, else the portable mode.
+#[inline(always)]
+#[allow(unsafe_code)]
+pub(crate) fn encrypt<
+    V: Variant<S = KeccakP400State>,
+    const SH: usize,
+    const SB: usize,
+    const SE: usize,
+    const SK: usize,
+>(
+    key: &[u8; 16],
+    nonce: &[u8; 16],
+    ad: &[u8],
+    buf: &mut [u8],
+) -> [u8; 16] {
+    match Avx2Token::detect() {
+        // SAFETY: the token proves the CPU supports AVX2, BMI1 and BMI2.
+        Some(t) => unsafe { whole::<V, SH, SB, SE, SK, false>(t, key, nonce, ad, buf) },
+        None => portable::encrypt::<V>(key, nonce, ad, buf),
+    }
 }
 
 /// Decryption: with AVX2 the MAC over the ciphertext and the keystream run side by
@@ -500,7 +660,13 @@ pub(crate) fn encrypt<V: Variant<S = KeccakP400State>, const SH: usize, const SE
 /// AVX2, the portable mode (MAC first, then decryption).
 #[inline(always)]
 #[allow(unsafe_code)]
-pub(crate) fn decrypt<V: Variant<S = KeccakP400State>, const SH: usize, const SE: usize>(
+pub(crate) fn decrypt<
+    V: Variant<S = KeccakP400State>,
+    const SH: usize,
+    const SB: usize,
+    const SE: usize,
+    const SK: usize,
+>(
     key: &[u8; 16],
     nonce: &[u8; 16],
     ad: &[u8],
@@ -510,11 +676,8 @@ pub(crate) fn decrypt<V: Variant<S = KeccakP400State>, const SH: usize, const SE
     let Some(t) = Avx2Token::detect() else {
         return portable::decrypt::<V>(key, nonce, ad, buf, tag);
     };
-    let ks = portable::enc_state::<V>(key, nonce);
-    let mut mac = mac_after_ad::<V>(nonce, ad);
     // SAFETY: the token proves the CPU supports AVX2, BMI1 and BMI2.
-    unsafe { stream::<SH, SE, true>(t, &ks, &mut mac, buf) };
-    let computed = portable::mac_finish::<V>(mac, key);
+    let computed = unsafe { whole::<V, SH, SB, SE, SK, true>(t, key, nonce, ad, buf) };
     crate::tag::verify_or_wipe(&computed, tag, buf)
 }
 

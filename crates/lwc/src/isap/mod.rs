@@ -295,7 +295,7 @@ impl Variant for IsapK128a {
     #[cfg(target_arch = "x86_64")]
     #[inline]
     fn encrypt(key: &[u8; 16], nonce: &[u8; 16], ad: &[u8], buf: &mut [u8]) -> [u8; 16] {
-        fast_k::encrypt::<Self, 16, 8>(key, nonce, ad, buf)
+        fast_k::encrypt::<Self, 16, 1, 8, 8>(key, nonce, ad, buf)
     }
     #[cfg(target_arch = "x86_64")]
     #[inline]
@@ -306,7 +306,7 @@ impl Variant for IsapK128a {
         buf: &mut [u8],
         tag: &[u8; 16],
     ) -> aead::Result<()> {
-        fast_k::decrypt::<Self, 16, 8>(key, nonce, ad, buf, tag)
+        fast_k::decrypt::<Self, 16, 1, 8, 8>(key, nonce, ad, buf, tag)
     }
 }
 
@@ -334,7 +334,7 @@ impl Variant for IsapK128 {
     #[cfg(target_arch = "x86_64")]
     #[inline]
     fn encrypt(key: &[u8; 16], nonce: &[u8; 16], ad: &[u8], buf: &mut [u8]) -> [u8; 16] {
-        fast_k::encrypt::<Self, 20, 12>(key, nonce, ad, buf)
+        fast_k::encrypt::<Self, 20, 12, 12, 12>(key, nonce, ad, buf)
     }
     #[cfg(target_arch = "x86_64")]
     #[inline]
@@ -345,7 +345,7 @@ impl Variant for IsapK128 {
         buf: &mut [u8],
         tag: &[u8; 16],
     ) -> aead::Result<()> {
-        fast_k::decrypt::<Self, 20, 12>(key, nonce, ad, buf, tag)
+        fast_k::decrypt::<Self, 20, 12, 12, 12>(key, nonce, ad, buf, tag)
     }
 }
 
