@@ -422,7 +422,6 @@ fn stream<const SH: usize, const SE: usize, const DECRYPT: bool>(
     buf: &mut [u8],
 ) {
     const { assert!(SE <= SH && SH <= 20) };
-    let cx = cx;
     // Keystream for block 0.
     rounds(&mut k, cx, 20 - SE);
     let mut blocks = buf.chunks_exact_mut(18);
@@ -502,7 +501,7 @@ impl Rekey {
             20 - SK + s
         } else if s < SK + 127 * SB {
             let j = s - SK;
-            if j % SB == 0 {
+            if j.is_multiple_of(SB) {
                 self.inject(j / SB);
             }
             20 - SB + j % SB
