@@ -17,8 +17,17 @@
 //! | ISAP-K-128A | Keccak-p\[400\] | 144 | 16 | 1 | 8 | 8 |
 //! | ISAP-K-128 | Keccak-p\[400\] | 144 | 20 | 12 | 12 | 12 |
 //!
-//! (ISAP v2.0 specification, Table 2.2; the IV bytes are `flag, k, r_H, r_B, s_H,
-//! s_B, s_E, s_K` with flag 1 for IV_A, 2 for IV_KA, 3 for IV_KE.)
+//! (Parameters of the ISAP v2.0 specification; the IV bytes are `flag, k, r_H,
+//! r_B, s_H, s_B, s_E, s_K` with flag 1 for IV_A, 2 for IV_KA, 3 for IV_KE.)
+//!
+//! Implementations: `portable` follows the specification step by step on any
+//! target. On x86-64, IsapEnc and IsapMac (independent except through the
+//! ciphertext) run side by side in one loop: for ISAP-A both Ascon-p chains on
+//! the integer ALUs with BMI1/BMI2 (or the keystream in SSE2 registers without
+//! them), see `fast_a`; for ISAP-K, with AVX2, Keccak-p\[400\] in vector registers
+//! with the keystream and the MAC in the two halves of 256-bit registers, and the
+//! re-keying for K*_E interleaved with the absorption of the AD, see `fast_k`.
+//! Run-time CPU detection picks the path; unit tests pin every path to `portable`.
 //!
 //! Decryption computes the MAC over the ciphertext and checks the tag before any
 //! plaintext is handed out: the portable path decrypts only after the tag matched;
