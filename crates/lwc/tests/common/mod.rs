@@ -39,8 +39,9 @@ impl Record {
             .fields
             .remove(name)
             .unwrap_or_else(|| panic!("{} Count {}: no field {name}", self.file, self.count));
-        hex::decode(v.trim())
-            .unwrap_or_else(|e| panic!("{} Count {}: {name} is not hex: {e}", self.file, self.count))
+        hex::decode(v.trim()).unwrap_or_else(|e| {
+            panic!("{} Count {}: {name} is not hex: {e}", self.file, self.count)
+        })
     }
 }
 
@@ -61,7 +62,10 @@ impl Drop for Record {
 pub fn parse_lwc(path: &std::path::Path) -> Vec<Record> {
     let text = std::fs::read_to_string(path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    let file = path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+    let file = path
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let mut records = Vec::new();
     let mut fields = BTreeMap::new();
     let flush = |fields: &mut BTreeMap<String, String>, records: &mut Vec<Record>| {
@@ -73,7 +77,11 @@ pub fn parse_lwc(path: &std::path::Path) -> Vec<Record> {
             .remove("Count")
             .and_then(|c| c.trim().parse().ok())
             .unwrap_or_else(|| panic!("{file}: record without a Count"));
-        records.push(Record { count, fields: f, file: file.clone() });
+        records.push(Record {
+            count,
+            fields: f,
+            file: file.clone(),
+        });
     };
     for line in text.lines() {
         let line = line.trim_end_matches('\r');
