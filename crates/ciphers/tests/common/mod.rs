@@ -79,11 +79,11 @@ impl Record {
         self.section.as_deref()
     }
 
-    /// Whether the record is in the `[DECRYPT]` half (else `[ENCRYPT]`); any other
-    /// section is an error.
+    /// Whether the record is in the `[DECRYPT]` half (else `[ENCRYPT]`, or a file
+    /// without sections such as pyca's `arc4.txt`); any other section is an error.
     pub fn decrypting(&self) -> Result<bool, String> {
         match self.section() {
-            Some("ENCRYPT") => Ok(false),
+            Some("ENCRYPT") | None => Ok(false),
             Some("DECRYPT") => Ok(true),
             other => Err(format!(
                 "{}: section {other:?}, expected ENCRYPT or DECRYPT",
@@ -322,19 +322,29 @@ pub fn run_file(
     dir: &Path,
     rel: &str,
     expect: Option<usize>,
-    mut check: impl FnMut(&Record, &mut Ctx) -> Result<(), String>,
+    check: impl FnMut(&Record, &mut Ctx) -> Result<(), String>,
 ) -> FileReport {
-    let records = match parse(&dir.join(rel), rel) {
+    match try_run_file(dir, rel, expect, check) {
         Ok(r) => r,
         Err(e) => panic!("{e}"),
-    };
+    }
+}
+
+/// [`run_file`], returning the failure instead of panicking.
+pub fn try_run_file(
+    dir: &Path,
+    rel: &str,
+    expect: Option<usize>,
+    mut check: impl FnMut(&Record, &mut Ctx) -> Result<(), String>,
+) -> Result<FileReport, String> {
+    let records = parse(&dir.join(rel), rel)?;
     if let Some(n) = expect {
-        assert_eq!(
-            records.len(),
-            n,
-            "{rel}: parsed {} records, the file's inventory says {n}",
-            records.len()
-        );
+        if records.len() != n {
+            return Err(format!(
+                "{rel}: parsed {} records, the file's inventory says {n}",
+                records.len()
+            ));
+        }
     }
     let mut ctx = Ctx::default();
     let mut failures = Vec::new();
@@ -372,18 +382,18 @@ pub fn run_file(
     println!("{line}");
     if !failures.is_empty() {
         let shown: Vec<&str> = failures.iter().take(12).map(String::as_str).collect();
-        panic!(
-            "{rel}: {} of {} records failed:\n  {}",
+        return Err(format!(
+            "{rel}: {} failures in {} records:\n  {}",
             failures.len(),
             records.len(),
             shown.join("\n  ")
-        );
+        ));
     }
-    FileReport {
+    Ok(FileReport {
         records: records.len(),
         checked,
         ctx,
-    }
+    })
 }
 
 /// Sums per-provider runs over several files, for a closing line.
