@@ -338,13 +338,13 @@ pub fn try_run_file(
     mut check: impl FnMut(&Record, &mut Ctx) -> Result<(), String>,
 ) -> Result<FileReport, String> {
     let records = parse(&dir.join(rel), rel)?;
-    if let Some(n) = expect {
-        if records.len() != n {
-            return Err(format!(
-                "{rel}: parsed {} records, the file's inventory says {n}",
-                records.len()
-            ));
-        }
+    if let Some(n) = expect
+        && records.len() != n
+    {
+        return Err(format!(
+            "{rel}: parsed {} records, the file's inventory says {n}",
+            records.len()
+        ));
     }
     let mut ctx = Ctx::default();
     let mut failures = Vec::new();
