@@ -293,3 +293,75 @@ fn runner_catches_unread_wrong_and_missing() {
     assert_eq!(recs[0].hex("CIPHERTEXT"), recs[1].hex("CIPHERTEXT"));
     assert!(recs[0].param("Taglen").is_err());
 }
+
+// ---------------------------------------------------------------------------
+// robustness
+
+/// Any `CipherSpec` a caller can write (key sizes 0 to 4096 bits, RC2 effective bits 0
+/// to 1025, every mode, both paddings), any IV length and message length: every
+/// provider answers with a value or an error, never a panic. (The rc2 crate panicked on
+/// empty or over-128-byte keys and on 0 effective bits before the provider checked them.)
+#[test]
+fn odd_specs_error_instead_of_panicking() {
+    use cipherlab_ciphers::providers::PROVIDERS;
+    use cipherlab_ciphers::{ALGORITHMS, Kind, Mode};
+    use std::panic::{AssertUnwindSafe, catch_unwind};
+    let mut panics = Vec::new();
+    let mut tried = 0;
+    for a in ALGORITHMS {
+        let modes: Vec<Option<Mode>> = match a.kind {
+            Kind::Block => Mode::ALL.iter().map(|m| Some(*m)).collect(),
+            _ => vec![None],
+        };
+        let sizes = [
+            0,
+            8,
+            24,
+            a.key_bits.min,
+            a.key_bits.max,
+            a.key_bits.max + 8,
+            4096,
+        ];
+        for mode in modes {
+            for key_bits in sizes {
+                for effective_bits in [None, Some(0), Some(1), Some(1025)] {
+                    for padding in [Padding::Pkcs7, Padding::None] {
+                        let s = CipherSpec {
+                            algorithm: a,
+                            key_bits,
+                            mode,
+                            padding,
+                            effective_bits,
+                        };
+                        for p in PROVIDERS.iter().filter(|p| p.supports(&s)) {
+                            tried += 1;
+                            let key = vec![7u8; s.key_len()];
+                            let r = catch_unwind(AssertUnwindSafe(|| {
+                                let Ok(mut c) = p.init(&s, &key) else { return };
+                                for iv_len in [0, 1, s.iv_len(), 17] {
+                                    let iv = vec![0xff; iv_len];
+                                    for len in [0, 1, 8, 33] {
+                                        let mut buf = vec![0u8; len + 40];
+                                        let _ = c.encrypt(&iv, &[], &mut buf, len);
+                                        let _ = c.encrypt(&iv, &[1], &mut buf[..len], len);
+                                        let _ = c.decrypt(&iv, &[], &mut buf[..len]);
+                                    }
+                                }
+                            }));
+                            if r.is_err() {
+                                panics.push(format!("{} {s} key_bits {key_bits} effective {effective_bits:?} {padding:?}", p.name()));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    println!("odd specs: {tried} (spec, provider) pairs tried");
+    assert!(
+        panics.is_empty(),
+        "{} panics, e.g.:\n  {}",
+        panics.len(),
+        panics[..panics.len().min(10)].join("\n  ")
+    );
+}
