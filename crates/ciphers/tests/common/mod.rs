@@ -612,10 +612,10 @@ where
     use cipherlab_ciphers::providers::cfb1::{decrypt_bits, encrypt_bits};
     let c = C::new_from_slice(key).map_err(|e| format!("{id}: key rejected: {e}"))?;
     let mut b = pt_bits.to_vec();
-    encrypt_bits(&c, iv, &mut b);
+    encrypt_bits(&c, iv, &mut b).map_err(|e| format!("{id}: {e}"))?;
     same(id, "cfb1::encrypt_bits", &b, ct_bits)?;
     let mut b = ct_bits.to_vec();
-    decrypt_bits(&c, iv, &mut b);
+    decrypt_bits(&c, iv, &mut b).map_err(|e| format!("{id}: {e}"))?;
     same(id, "cfb1::decrypt_bits", &b, pt_bits)?;
     ctx.ran("cfb1-bits");
     Ok(())
