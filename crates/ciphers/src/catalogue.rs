@@ -97,7 +97,7 @@ impl KeyBits {
 
     /// Whether `bits` is an accepted size.
     pub fn accepts(&self, bits: u16) -> bool {
-        (self.min..=self.max).contains(&bits) && (bits - self.min) % self.step == 0
+        (self.min..=self.max).contains(&bits) && (bits - self.min).is_multiple_of(self.step)
     }
 
     /// Every accepted size (for the key-size study and `list`).

@@ -16,7 +16,7 @@ pub(crate) fn pad(buf: &mut [u8], msg_len: usize, block: usize) -> usize {
 /// to narrow (not close: the error itself is an oracle, inherent to unauthenticated
 /// CBC) the padding-oracle timing channel.
 pub(crate) fn unpad(buf: &[u8], block: usize) -> Result<usize, Error> {
-    if buf.is_empty() || buf.len() % block != 0 {
+    if buf.is_empty() || !buf.len().is_multiple_of(block) {
         return Err(Error::NotBlockAligned {
             len: buf.len(),
             block,

@@ -225,18 +225,16 @@ fn parse_parts(name: &str) -> Option<Result<CipherSpec, Error>> {
         rest.split('-').collect()
     };
     let mut key_bits = algorithm.key_bits.default;
-    if let Some(first) = parts.first() {
-        if let Ok(bits) = first.parse::<u16>() {
-            if !algorithm.key_bits.accepts(bits) {
-                return Some(Err(Error::KeySize {
-                    cipher: algorithm.name,
-                    bits,
-                    accepted: algorithm.key_bits.describe(),
-                }));
-            }
-            key_bits = bits;
-            parts.remove(0);
+    if let Some(bits) = parts.first().and_then(|p| p.parse::<u16>().ok()) {
+        if !algorithm.key_bits.accepts(bits) {
+            return Some(Err(Error::KeySize {
+                cipher: algorithm.name,
+                bits,
+                accepted: algorithm.key_bits.describe(),
+            }));
         }
+        key_bits = bits;
+        parts.remove(0);
     }
     let mode = match (algorithm.kind, parts.as_slice()) {
         (Kind::Block, [m]) => match Mode::parse(m) {

@@ -1,8 +1,12 @@
-//! `cipherlab list`: the algorithms and their sizes, for people or (`--json`) programs.
+//! `cipherlab list`: the catalogue -- every cipher with the file-features paper's Table 1
+//! columns (structure, key sizes, block size, rounds, kind), its status and sizes, and
+//! the hashes -- for people, or (`--json`) for programs.
 
 use std::process::ExitCode;
 
-use cipherlab_lwc::info::{ALGORITHMS, Kind};
+use cipherlab_ciphers::{ALGORITHMS, Algorithm, CipherSpec, Kind, Mode, Padding, providers};
+use cipherlab_lwc::info::{self as lwc_info, Kind as LwcKind};
+use serde_json::{Value, json};
 
 /// Options of `cipherlab list`.
 #[derive(clap::Args)]
@@ -10,57 +14,156 @@ pub struct Args {
     /// Print JSON (one array of objects) instead of a table.
     #[arg(long)]
     json: bool,
+    /// Show which providers implement each algorithm (the default one first).
+    #[arg(long)]
+    providers: bool,
 }
 
-fn kind_name(k: Kind) -> &'static str {
-    match k {
-        Kind::Aead => "aead",
-        Kind::Hash => "hash",
-        Kind::Xof => "xof",
-        Kind::Cxof => "cxof",
+/// A representative spec of `a` (default key size; CBC for block ciphers) for sizes.
+fn representative(a: &'static Algorithm) -> CipherSpec {
+    let mode = (a.kind == Kind::Block).then_some(Mode::Cbc);
+    CipherSpec {
+        algorithm: a,
+        key_bits: a.key_bits.default,
+        mode,
+        padding: Padding::Pkcs7,
+        effective_bits: None,
     }
+}
+
+/// Provider names for `spec`, the default first.
+fn provider_names(spec: &CipherSpec) -> Vec<&'static str> {
+    let mut names = providers::supporting(spec);
+    if let Ok(default) = providers::default_for(spec) {
+        names.sort_by_key(|n| *n != default.name());
+    }
+    names
+}
+
+fn kind_word(k: Kind) -> &'static str {
+    match k {
+        Kind::Block => "block",
+        Kind::Stream => "stream",
+        Kind::Aead => "aead",
+    }
+}
+
+fn cipher_row(a: &'static Algorithm) -> Value {
+    let spec = representative(a);
+    let modes: Vec<&str> = if a.kind == Kind::Block {
+        Mode::ALL
+            .iter()
+            .filter(|m| **m != Mode::Gcm || a.name == "aes")
+            .map(|m| m.as_str())
+            .collect()
+    } else {
+        Vec::new()
+    };
+    json!({
+        "name": a.name, "title": a.title, "kind": kind_word(a.kind),
+        "structure": a.structure.describe(), "key_bits": a.key_bits.describe(),
+        "key_bytes": spec.key_len(), "block_bytes": a.block_bytes, "rounds": a.rounds,
+        "nonce_bytes": spec.iv_len(), "tag_bytes": spec.tag_len(), "rate_bytes": a.block_bytes,
+        "modes": modes, "status": a.status.as_str(), "source": a.source,
+        "providers": provider_names(&spec),
+    })
+}
+
+fn hash_row(h: &lwc_info::AlgorithmInfo) -> Value {
+    let kind = match h.kind {
+        LwcKind::Hash => "hash",
+        LwcKind::Xof => "xof",
+        LwcKind::Cxof => "cxof",
+        LwcKind::Aead => "aead",
+    };
+    json!({
+        "name": h.name, "kind": kind, "key_bytes": 0, "nonce_bytes": 0, "tag_bytes": h.tag_len,
+        "rate_bytes": h.rate, "permutation": h.permutation, "spec": h.spec, "status": "modern",
+        "providers": ["cipherlab"],
+    })
 }
 
 /// Prints the catalogue.
+#[allow(clippy::print_literal)] // headers share the rows' format string, so columns line up
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
+    let ciphers: Vec<Value> = ALGORITHMS.iter().map(cipher_row).collect();
+    let hashes: Vec<Value> = lwc_info::ALGORITHMS
+        .iter()
+        .filter(|h| h.kind != LwcKind::Aead)
+        .map(hash_row)
+        .collect();
     if args.json {
-        let rows: Vec<_> = ALGORITHMS
-            .iter()
-            .map(|a| {
-                serde_json::json!({
-                    "name": a.name, "kind": kind_name(a.kind), "key_bytes": a.key_len,
-                    "nonce_bytes": a.nonce_len, "tag_bytes": a.tag_len, "rate_bytes": a.rate,
-                    "permutation": a.permutation, "spec": a.spec,
-                })
-            })
-            .collect();
-        println!("{}", serde_json::to_string_pretty(&rows)?);
+        let all: Vec<&Value> = ciphers.iter().chain(&hashes).collect();
+        println!("{}", serde_json::to_string_pretty(&all)?);
         return Ok(ExitCode::SUCCESS);
     }
+    let s = |v: &Value, k: &str| match &v[k] {
+        Value::String(s) => s.clone(),
+        Value::Number(n) => n.to_string(),
+        _ => String::new(),
+    };
     println!(
-        "{:<14} {:<5} {:>4} {:>6} {:>8} {:>5}  {:<38} {}",
-        "NAME", "KIND", "KEY", "NONCE", "TAG/OUT", "RATE", "PERMUTATION", "SPECIFICATION"
+        "{:<18} {:<6} {:<32} {:>12} {:>5} {:>5} {:>4} {:<17} {:<7}{}",
+        "CIPHER",
+        "KIND",
+        "STRUCTURE",
+        "KEY BITS",
+        "BLOCK",
+        "IV/N",
+        "TAG",
+        "ROUNDS",
+        "STATUS",
+        if args.providers {
+            "  PROVIDERS (default first)"
+        } else {
+            ""
+        }
     );
-    for a in ALGORITHMS {
-        let dash = |n: usize| {
-            if n == 0 {
-                "-".to_string()
-            } else {
-                n.to_string()
-            }
+    for c in &ciphers {
+        let providers = if args.providers {
+            let names: Vec<&str> = c["providers"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .collect();
+            format!("  {}", names.join(", "))
+        } else {
+            String::new()
         };
         println!(
-            "{:<14} {:<5} {:>4} {:>6} {:>8} {:>5}  {:<38} {}",
-            a.name,
-            kind_name(a.kind),
-            dash(a.key_len),
-            dash(a.nonce_len),
-            a.tag_len,
-            a.rate,
-            a.permutation,
-            a.spec
+            "{:<18} {:<6} {:<32} {:>12} {:>5} {:>5} {:>4} {:<17} {:<7}{providers}",
+            s(c, "name"),
+            s(c, "kind"),
+            s(c, "structure"),
+            s(c, "key_bits"),
+            s(c, "block_bytes"),
+            s(c, "nonce_bytes"),
+            s(c, "tag_bytes"),
+            s(c, "rounds"),
+            s(c, "status"),
         );
     }
-    println!("\nSizes in bytes. RATE: bytes of data per permutation call in the bulk phase.");
+    println!(
+        "\n{:<18} {:<6} {:>7} {:>5}  {:<14} {}",
+        "HASH", "KIND", "OUT", "RATE", "PERMUTATION", "SPECIFICATION"
+    );
+    for h in &hashes {
+        println!(
+            "{:<18} {:<6} {:>7} {:>5}  {:<14} {}",
+            s(h, "name"),
+            s(h, "kind"),
+            s(h, "tag_bytes"),
+            s(h, "rate_bytes"),
+            s(h, "permutation"),
+            s(h, "spec")
+        );
+    }
+    println!(
+        "\nSizes in bytes, key sizes in bits. Block ciphers take a mode: -ecb -cbc -cfb -cfb8 -cfb1 -ofb -ctr\n\
+         (and -gcm for AES), e.g. aes-256-gcm, 3des-168-cbc, blowfish-448-ecb, rc4-2048. BLOCK is the rate\n\
+         for the sponge AEADs; IV/N is the IV (CBC shown) or nonce. Legacy and broken ciphers are for\n\
+         measurement and old data."
+    );
     Ok(ExitCode::SUCCESS)
 }

@@ -20,7 +20,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// List the algorithms with their key, nonce, tag and rate sizes.
+    /// List the catalogue: every cipher with its metadata, sizes, status and providers.
     List(list::Args),
     /// Run test vectors: JSON lines in (stdin or a file), one JSON answer per line out.
     ///

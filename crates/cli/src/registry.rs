@@ -1,89 +1,15 @@
-//! Names to operations: every algorithm `cipherlab vectors` can serve, with a uniform
-//! byte-slice interface over the typed RustCrypto traits. (The cipher catalogue crate
-//! will take this over when it exists; until then the lightweight algorithms live here.)
+//! Hashes and XOFs by name, for `cipherlab vectors`, with a uniform byte-slice interface
+//! over the `digest` traits. (Ciphers and AEADs come from the catalogue,
+//! `cipherlab-ciphers`.)
 
 use cipherlab_lwc as lwc;
-use lwc::aead::{AeadInOut, KeyInit, Nonce, Tag};
 use lwc::digest::{Digest, ExtendableOutput, Update};
 
-/// Error text returned to the requester; it never says *why* a tag failed.
+/// Error text returned to the requester.
 pub type OpResult<T> = Result<T, String>;
-
-/// An AEAD by name: seal returns (ciphertext, tag); open returns the plaintext.
-pub struct AeadOps {
-    /// Encrypts: key, nonce, ad, plaintext.
-    pub seal: fn(&[u8], &[u8], &[u8], &[u8]) -> OpResult<(Vec<u8>, Vec<u8>)>,
-    /// Decrypts and verifies: key, nonce, ad, ciphertext, tag.
-    pub open: fn(&[u8], &[u8], &[u8], &[u8], &[u8]) -> OpResult<Vec<u8>>,
-}
 
 /// A hash, XOF or customizable XOF: message, requested output length, customization.
 pub type HashOp = fn(&[u8], Option<usize>, &[u8]) -> OpResult<Vec<u8>>;
-
-/// What a name resolves to.
-pub enum Entry {
-    /// Authenticated encryption.
-    Aead(AeadOps),
-    /// Hash or XOF.
-    Hash(HashOp),
-}
-
-fn init<A: KeyInit + AeadInOut>(key: &[u8], nonce: &[u8]) -> OpResult<(A, Nonce<A>)> {
-    let want = <A as lwc::aead::KeySizeUser>::key_size();
-    let cipher = A::new_from_slice(key)
-        .map_err(|_| format!("key must be {want} bytes, got {}", key.len()))?;
-    let nonce = Nonce::<A>::try_from(nonce).map_err(|_| {
-        format!(
-            "nonce must be {} bytes, got {}",
-            Nonce::<A>::default().len(),
-            nonce.len()
-        )
-    })?;
-    Ok((cipher, nonce))
-}
-
-fn seal<A: KeyInit + AeadInOut>(
-    key: &[u8],
-    nonce: &[u8],
-    ad: &[u8],
-    pt: &[u8],
-) -> OpResult<(Vec<u8>, Vec<u8>)> {
-    let (cipher, nonce) = init::<A>(key, nonce)?;
-    let mut buf = pt.to_vec();
-    let tag = cipher
-        .encrypt_inout_detached(&nonce, ad, buf.as_mut_slice().into())
-        .map_err(|_| "message too long for this algorithm".to_string())?;
-    Ok((buf, tag.to_vec()))
-}
-
-fn open<A: KeyInit + AeadInOut>(
-    key: &[u8],
-    nonce: &[u8],
-    ad: &[u8],
-    ct: &[u8],
-    tag: &[u8],
-) -> OpResult<Vec<u8>> {
-    let (cipher, nonce) = init::<A>(key, nonce)?;
-    let tag = Tag::<A>::try_from(tag).map_err(|_| {
-        format!(
-            "tag must be {} bytes, got {}",
-            Tag::<A>::default().len(),
-            tag.len()
-        )
-    })?;
-    let mut buf = ct.to_vec();
-    cipher
-        .decrypt_inout_detached(&nonce, ad, buf.as_mut_slice().into(), &tag)
-        .map_err(|_| "authentication failed".to_string())?;
-    Ok(buf)
-}
-
-const fn aead<A: KeyInit + AeadInOut>() -> Entry {
-    Entry::Aead(AeadOps {
-        seal: seal::<A>,
-        open: open::<A>,
-    })
-}
 
 /// Largest output a hash request may ask for (a guard against absurd `outlen`).
 pub const MAX_OUTLEN: usize = 1 << 24;
@@ -129,31 +55,25 @@ fn cxof(msg: &[u8], outlen: Option<usize>, custom: &[u8]) -> OpResult<Vec<u8>> {
     Ok(out)
 }
 
-/// Resolves a command-line algorithm name (case-insensitive).
-pub fn lookup(name: &str) -> Option<Entry> {
+/// Resolves a hash, XOF or CXOF name (case-insensitive).
+pub fn hash(name: &str) -> Option<HashOp> {
     Some(match name.to_ascii_lowercase().as_str() {
-        "ascon-aead128" => aead::<lwc::AsconAead128>(),
-        "ascon-128" => aead::<lwc::Ascon128>(),
-        "ascon-128a" => aead::<lwc::Ascon128a>(),
-        "ascon-80pq" => aead::<lwc::Ascon80pq>(),
-        "xoodyak" => aead::<lwc::Xoodyak>(),
-        "isap-a-128a" => aead::<lwc::IsapA128a>(),
-        "isap-a-128" => aead::<lwc::IsapA128>(),
-        "isap-k-128a" => aead::<lwc::IsapK128a>(),
-        "isap-k-128" => aead::<lwc::IsapK128>(),
-        "ascon-hash256" => Entry::Hash(fixed::<lwc::AsconHash256>),
-        "ascon-xof128" => Entry::Hash(xof::<lwc::AsconXof128>),
-        "ascon-cxof128" => Entry::Hash(cxof),
-        "ascon-hash" => Entry::Hash(fixed::<lwc::AsconHash>),
-        "ascon-hasha" => Entry::Hash(fixed::<lwc::AsconHasha>),
-        "ascon-xof" => Entry::Hash(xof::<lwc::AsconXof>),
-        "ascon-xofa" => Entry::Hash(xof::<lwc::AsconXofa>),
-        "xoodyak-hash" => Entry::Hash(fixed::<lwc::XoodyakHash>),
+        "ascon-hash256" => fixed::<lwc::AsconHash256>,
+        "ascon-xof128" => xof::<lwc::AsconXof128>,
+        "ascon-cxof128" => cxof,
+        "ascon-hash" => fixed::<lwc::AsconHash>,
+        "ascon-hasha" => fixed::<lwc::AsconHasha>,
+        "ascon-xof" => xof::<lwc::AsconXof>,
+        "ascon-xofa" => xof::<lwc::AsconXofa>,
+        "xoodyak-hash" => fixed::<lwc::XoodyakHash>,
         _ => return None,
     })
 }
 
-/// Every name `lookup` knows, for error messages.
-pub fn names() -> impl Iterator<Item = &'static str> {
-    lwc::info::ALGORITHMS.iter().map(|a| a.name)
+/// Every hash name `hash` knows.
+pub fn hash_names() -> impl Iterator<Item = &'static str> {
+    lwc::info::ALGORITHMS
+        .iter()
+        .filter(|a| a.kind != lwc::info::Kind::Aead)
+        .map(|a| a.name)
 }

@@ -1,6 +1,8 @@
 //! `cipherlab vectors` end to end: every official LWC vector through the binary, and
 //! the protocol's error handling.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 #[path = "../../lwc/tests/common/mod.rs"]
 mod common;
 
@@ -216,12 +218,8 @@ fn bad_requests_get_an_error_line_and_the_run_goes_on() {
     assert!(status.success(), "well-formed JSON must not fail the run");
     assert_eq!(a.len(), 8);
     let err = |i: usize| a[i]["error"].as_str().unwrap_or_default().to_string();
-    assert!(
-        err(0).contains("unknown algorithm") && err(0).contains("ascon-aead128"),
-        "{}",
-        err(0)
-    );
-    assert!(err(1).contains("key must be 16 bytes, got 1"), "{}", err(1));
+    assert!(err(0).contains("unknown cipher"), "{}", err(0));
+    assert!(err(1).contains("needs a 16-byte key, got 1"), "{}", err(1));
     assert!(err(2).contains("not hex"), "{}", err(2));
     assert!(err(3).contains("colour"), "{}", err(3));
     assert!(err(4).contains("encrypt, decrypt"), "{}", err(4));
@@ -287,5 +285,51 @@ fn list_shows_every_algorithm_with_sizes() {
     assert!(
         text.contains("isap-k-128a") && text.contains("RATE"),
         "{text}"
+    );
+}
+
+#[test]
+fn catalogue_ciphers_through_the_protocol() {
+    // NIST SP 800-38A F.2.1 (CBC-AES128.Encrypt, first block) and RFC 6229 (40-bit key).
+    let input = [
+        r#"{"id":1,"alg":"aes-128-cbc","op":"encrypt","key":"2b7e151628aed2a6abf7158809cf4f3c","iv":"000102030405060708090a0b0c0d0e0f","pt":"6bc1bee22e409f96e93d7e117393172a","padding":"none"}"#,
+        r#"{"id":2,"alg":"rc4-40","op":"encrypt","key":"0102030405","pt":"00000000000000000000000000000000"}"#,
+        r#"{"id":3,"alg":"aes-128-cbc","op":"encrypt","key":"2b7e151628aed2a6abf7158809cf4f3c","iv":"000102030405060708090a0b0c0d0e0f","pt":""}"#,
+        r#"{"id":4,"alg":"aes-128-cbd","op":"encrypt","key":"00","pt":""}"#,
+        r#"{"id":5,"alg":"aes-128-cbc","op":"encrypt","key":"2b7e151628aed2a6abf7158809cf4f3c","iv":"00","nonce":"00","pt":""}"#,
+        r#"{"id":6,"alg":"aes-128-cbc","op":"decrypt","key":"2b7e151628aed2a6abf7158809cf4f3c","iv":"000102030405060708090a0b0c0d0e0f","ct":"7649abac8119b246cee98e9b12e9197d"}"#,
+        r#"{"id":7,"alg":"skipjack-ecb","op":"encrypt","key":"00998877665544332211","pt":"33221100ddccbbaa","padding":"none","provider":"cipherlab"}"#,
+        r#"{"id":8,"alg":"skipjack-ecb","op":"encrypt","key":"00998877665544332211","pt":"33221100ddccbbaa","padding":"none","provider":"rustcrypto"}"#,
+    ]
+    .join("\n");
+    let (a, status) = run_vectors(&input);
+    assert!(status.success());
+    assert_eq!(
+        a[0],
+        json!({"id": 1, "ct": "7649abac8119b246cee98e9b12e9197d"})
+    );
+    assert_eq!(
+        a[1],
+        json!({"id": 2, "ct": "b2396305f03dc027ccc3524a0a1118a8"})
+    );
+    assert_eq!(
+        a[2]["ct"].as_str().map(str::len),
+        Some(32),
+        "empty message pads to one block"
+    );
+    let err = |i: usize| a[i]["error"].as_str().unwrap_or_default().to_string();
+    assert!(
+        err(3).contains("did you mean") && err(3).contains("aes-128-cbc"),
+        "{}",
+        err(3)
+    );
+    assert!(err(4).contains("not both"), "{}", err(4));
+    assert!(err(5).contains("bad padding"), "{}", err(5)); // unpadded block decrypted with padding on
+    assert_eq!(a[6], json!({"id": 7, "ct": "2587cae27a12d300"}));
+    assert!(
+        err(7).contains("rustcrypto does not implement skipjack-ecb")
+            && err(7).contains("cipherlab"),
+        "{}",
+        err(7)
     );
 }

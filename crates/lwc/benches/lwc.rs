@@ -19,6 +19,8 @@
 //! This is a benchmark, not a test: nothing here asserts a speed. Results are recorded in
 //! docs/BENCHMARKS.md with the command and the machine.
 
+#![allow(clippy::expect_used, clippy::type_complexity)] // a benchmark: failing loudly is right
+
 use std::hint::black_box;
 use std::rc::Rc;
 use std::time::Instant;

@@ -2,6 +2,8 @@
 //! every AD length and every message length from 0 to 3*rate+1 (so each rate
 //! boundary), and a few random long messages up to 1 MiB.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use cipherlab_lwc::aead::{AeadInOut, KeyInit};
 use cipherlab_lwc::{IsapA128, IsapA128a, IsapK128, IsapK128a};
 use rand::{Rng, RngCore, SeedableRng, rngs::StdRng};

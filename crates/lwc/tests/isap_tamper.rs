@@ -3,6 +3,8 @@
 //! Exhaustive over every bit for message lengths 0..=2*rate+1 (the AD length runs
 //! the other way, 2*rate+1 down to 0).
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use cipherlab_lwc::aead::{AeadInOut, KeyInit};
 use cipherlab_lwc::{IsapA128, IsapA128a, IsapK128, IsapK128a};
 use rand::{RngCore, SeedableRng, rngs::StdRng};

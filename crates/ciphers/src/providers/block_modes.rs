@@ -74,7 +74,7 @@ fn blocks<N: cipher::array::ArraySize>(buf: &mut [u8]) -> &mut [Array<u8, N>] {
 }
 
 fn aligned(len: usize, block: usize) -> Result<(), Error> {
-    if len % block == 0 {
+    if len.is_multiple_of(block) {
         Ok(())
     } else {
         Err(Error::NotBlockAligned { len, block })
@@ -186,14 +186,41 @@ pub mod cfb1 {
     use cipher::BlockCipherEncrypt;
     use cipher::array::Array;
 
-    /// Encrypts `bits` (one bit per element, 0 or 1) in place.
-    pub fn encrypt_bits<C: BlockCipherEncrypt>(c: &C, iv: &[u8], bits: &mut [u8]) {
+    use crate::error::Error;
+
+    /// Encrypts `bits` (one bit per element, 0 or 1) in place. The IV must be one block.
+    pub fn encrypt_bits<C: BlockCipherEncrypt>(
+        c: &C,
+        iv: &[u8],
+        bits: &mut [u8],
+    ) -> Result<(), Error> {
+        check_iv::<C>(iv)?;
         run(c, iv, bits, true);
+        Ok(())
     }
 
-    /// Decrypts `bits` (one bit per element, 0 or 1) in place.
-    pub fn decrypt_bits<C: BlockCipherEncrypt>(c: &C, iv: &[u8], bits: &mut [u8]) {
+    /// Decrypts `bits` (one bit per element, 0 or 1) in place. The IV must be one block.
+    pub fn decrypt_bits<C: BlockCipherEncrypt>(
+        c: &C,
+        iv: &[u8],
+        bits: &mut [u8],
+    ) -> Result<(), Error> {
+        check_iv::<C>(iv)?;
         run(c, iv, bits, false);
+        Ok(())
+    }
+
+    fn check_iv<C: BlockCipherEncrypt>(iv: &[u8]) -> Result<(), Error> {
+        let block = <C as cipher::BlockSizeUser>::block_size();
+        if iv.len() == block {
+            Ok(())
+        } else {
+            Err(Error::IvLength {
+                cipher: "CFB1".into(),
+                expected: block,
+                got: iv.len(),
+            })
+        }
     }
 
     fn run<C: BlockCipherEncrypt>(c: &C, iv: &[u8], bits: &mut [u8], encrypting: bool) {

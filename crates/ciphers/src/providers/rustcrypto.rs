@@ -93,7 +93,24 @@ impl Provider for RustCrypto {
                 Ok(Box::new(BlockModeCipher::new(*spec, NAME, c)))
             }
             (AlgorithmId::Rc2, _) => {
-                let c = rc2::Rc2::new_with_eff_key_len(key, usize::from(spec.rc2_effective_bits()));
+                // The rc2 crate indexes out of bounds (panics) on an empty key, a key
+                // over 128 bytes, or 0 effective bits; RFC 2268 allows 1..=128 bytes and
+                // 1..=1024 bits. A CipherSpec literal can ask for any of them.
+                if !(1..=128).contains(&key.len()) {
+                    return Err(Error::KeySize {
+                        cipher: "rc2",
+                        bits: spec.key_bits,
+                        accepted: "8 to 1024 (RFC 2268)".into(),
+                    });
+                }
+                let effective = spec.rc2_effective_bits();
+                if effective == 0 {
+                    return Err(Error::Provider {
+                        provider: NAME,
+                        message: "RC2 needs 1 to 1024 effective key bits (RFC 2268), got 0".into(),
+                    });
+                }
+                let c = rc2::Rc2::new_with_eff_key_len(key, usize::from(effective));
                 Ok(Box::new(BlockModeCipher::new(*spec, NAME, c)))
             }
             (AlgorithmId::Rc4, _) => Ok(Box::new(Rc4Rekeyed {

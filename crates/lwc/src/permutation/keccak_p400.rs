@@ -12,7 +12,7 @@
 
 /// Round constants of Keccak-f\[400\]: the first 20 Keccak round constants
 /// (FIPS 202, Algorithm 5 / the Keccak reference), truncated to 16 bits.
-const ROUND_CONSTANTS: [u16; 20] = [
+pub(crate) const ROUND_CONSTANTS: [u16; 20] = [
     0x0001, 0x8082, 0x808a, 0x8000, 0x808b, 0x0001, 0x8081, 0x8009, 0x008a, 0x0088, 0x8009, 0x000a,
     0x808b, 0x008b, 0x8089, 0x8003, 0x8002, 0x0080, 0x800a, 0x000a,
 ];
@@ -48,13 +48,6 @@ pub(crate) const RHO: [u32; 25] = [
 
 /// Number of rounds of Keccak-f\[400\].
 pub const MAX_ROUNDS: usize = ROUND_CONSTANTS.len();
-
-/// Round constant of round index `i` (0..20), for implementations of the round
-/// elsewhere in the crate (the vectorised ISAP-K paths).
-#[inline(always)]
-pub(crate) const fn round_constant(i: usize) -> u16 {
-    ROUND_CONSTANTS[i]
-}
 
 /// The Keccak-p\[400\] state: 25 lanes of 16 bits, lane `(x, y)` at `x + 5*y`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
