@@ -207,8 +207,11 @@ fn pad_note(s: &CipherSpec) -> &'static str {
     }
 }
 
-/// Runs `f` on the ciphertext, IV and AD of a fresh encryption and expects every
-/// provider to refuse it with `Authentication` and leave the buffer zeroed.
+/// (what was done, ciphertext, nonce, AD).
+type Tampered = (String, Vec<u8>, Vec<u8>, Vec<u8>);
+
+/// Tampers with the ciphertext, tag, nonce and AD of fresh encryptions and expects every
+/// provider to refuse each with `Authentication` and leave the buffer zeroed.
 #[test]
 fn tampered_aead_input_is_rejected_by_every_provider() {
     let mut rng = rng();
@@ -229,7 +232,7 @@ fn tampered_aead_input_is_rejected_by_every_provider() {
                 // Untouched input opens.
                 let mut ok = ct.clone();
                 assert!(cipher.decrypt(&iv, &ad, &mut ok).is_ok(), "{who} {s}");
-                let mut cases: Vec<(String, Vec<u8>, Vec<u8>, Vec<u8>)> = Vec::new();
+                let mut cases: Vec<Tampered> = Vec::new();
                 for bit in [0, 7, 8 * (n / 2) + 3, 8 * n - 1] {
                     let mut t = ct.clone();
                     t[bit / 8] ^= 1 << (bit % 8);

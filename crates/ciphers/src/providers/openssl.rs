@@ -185,6 +185,7 @@ impl Provider for OpenSsl {
                 available: Vec::new(),
             });
         };
+        check_variable_key(spec, key)?;
         ensure_loaded(spec)?;
         let alg = OsslAlg::fetch(None, &name, None).map_err(|e| Error::Provider {
             provider: NAME,
@@ -286,6 +287,10 @@ fn reiv(ctx: &mut CipherCtxRef, iv: &[u8], encrypt: bool) -> Result<(), Error> {
     .map_err(ossl_err)
 }
 
+/// The most one libcrypto call is given: its lengths are C `int`s (and the crate panics
+/// past `i32::MAX`), so longer input goes in pieces. A multiple of every block size.
+const MAX_CALL: usize = 1 << 30;
+
 /// Runs `data` through `ctx` in place. For block modes (`bs > 1`) `data` is whole
 /// blocks: all but the last go in place; the last goes through a stack buffer, because
 /// the crate's safe in-place call wants a block of room after the input.
@@ -294,14 +299,18 @@ fn update(ctx: &mut CipherCtxRef, data: &mut [u8], bs: usize) -> Result<(), Erro
     if len == 0 {
         return Ok(());
     }
+    let head = if bs <= 1 { len } else { len - bs };
     let mut written = 0;
-    if bs <= 1 {
-        written += ctx.cipher_update_inplace(data, len).map_err(ossl_err)?;
-    } else {
-        let head = len - bs;
-        if head > 0 {
-            written += ctx.cipher_update_inplace(data, head).map_err(ossl_err)?;
-        }
+    let mut off = 0;
+    while off < head {
+        let n = (head - off).min(MAX_CALL);
+        // `data[off..]` holds at least `n + bs` bytes, the room the call checks for.
+        written += ctx
+            .cipher_update_inplace(&mut data[off..], n)
+            .map_err(ossl_err)?;
+        off += n;
+    }
+    if bs > 1 {
         let mut last = [0u8; 32];
         last[..bs].copy_from_slice(&data[head..]);
         written += ctx.cipher_update_inplace(&mut last, bs).map_err(ossl_err)?;
@@ -312,6 +321,40 @@ fn update(ctx: &mut CipherCtxRef, data: &mut [u8], bs: usize) -> Result<(), Erro
         return Err(Error::Provider {
             provider: NAME,
             message: format!("libcrypto returned {written} bytes for {len}"),
+        });
+    }
+    Ok(())
+}
+
+/// Feeds associated data to an AEAD context, in pieces libcrypto's `int` can count.
+fn aad(ctx: &mut CipherCtxRef, ad: &[u8]) -> Result<(), Error> {
+    for piece in ad.chunks(MAX_CALL) {
+        ctx.cipher_update(piece, None).map_err(ossl_err)?;
+    }
+    Ok(())
+}
+
+/// Refuses key lengths libcrypto would misbehave on (an empty RC4 key divides by zero,
+/// an empty Blowfish or RC2 key is read past its end) or silently truncate, keeping the
+/// limits the other providers keep.
+fn check_variable_key(spec: &CipherSpec, key: &[u8]) -> Result<(), Error> {
+    let (range, accepted) = match spec.algorithm.id {
+        AlgorithmId::Blowfish => (1..=56, "8 to 448"),
+        AlgorithmId::Rc2 => (1..=128, "8 to 1024 (RFC 2268)"),
+        AlgorithmId::Rc4 => (1..=256, "8 to 2048"),
+        _ => return Ok(()),
+    };
+    if !range.contains(&key.len()) {
+        return Err(Error::KeySize {
+            cipher: spec.algorithm.name,
+            bits: spec.key_bits,
+            accepted: accepted.into(),
+        });
+    }
+    if spec.algorithm.id == AlgorithmId::Rc2 && spec.rc2_effective_bits() == 0 {
+        return Err(Error::Provider {
+            provider: NAME,
+            message: format!("{spec}: 0 effective key bits; RC2 takes 1 to 1024 (RFC 2268)"),
         });
     }
     Ok(())
@@ -383,9 +426,7 @@ impl Cipher for OsslCipher {
             Kind::Aead => {
                 let ctx = &mut self.enc;
                 reiv(ctx, iv, true)?;
-                if !ad.is_empty() {
-                    ctx.cipher_update(ad, None).map_err(ossl_err)?;
-                }
+                aad(ctx, ad)?;
                 let (msg, rest) = buf.split_at_mut(msg_len);
                 update(ctx, msg, 1)?;
                 let mut none = [0u8; 16];
@@ -440,9 +481,7 @@ impl Cipher for OsslCipher {
                     reiv(ctx, iv, false)?;
                     let (ct, tag) = buf.split_at_mut(ct_len);
                     ctx.set_tag(tag).map_err(ossl_err)?;
-                    if !ad.is_empty() {
-                        ctx.cipher_update(ad, None).map_err(ossl_err)?;
-                    }
+                    aad(ctx, ad)?;
                     update(ctx, ct, 1)?;
                     let mut none = [0u8; 16];
                     ctx.cipher_final(&mut none)
