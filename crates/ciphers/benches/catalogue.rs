@@ -447,24 +447,22 @@ fn main() {
                 if is_default { "yes" } else { "" },
             );
         }
-        if with_speed {
-            if let Some(name) = r.speed_name {
-                match openssl_speed(name, size, hz) {
-                    Some(v) => println!(
-                        "| {} | {size_s} | `openssl speed -evp {name}` | {v:.2} /{unit} | | {:.2} | {:.0} | | |",
-                        r.label,
-                        v / fastest,
-                        if per_call {
-                            hz / (v / size as f64) / 1e6
-                        } else {
-                            hz / v / 1e6
-                        }
-                    ),
-                    None => println!(
-                        "| {} | {size_s} | `openssl speed -evp {name}` | (did not run) | | | | | |",
-                        r.label
-                    ),
-                }
+        if with_speed && let Some(name) = r.speed_name {
+            match openssl_speed(name, size, hz) {
+                Some(v) => println!(
+                    "| {} | {size_s} | `openssl speed -evp {name}` | {v:.2} /{unit} | | {:.2} | {:.0} | | |",
+                    r.label,
+                    v / fastest,
+                    if per_call {
+                        hz / (v / size as f64) / 1e6
+                    } else {
+                        hz / v / 1e6
+                    }
+                ),
+                None => println!(
+                    "| {} | {size_s} | `openssl speed -evp {name}` | (did not run) | | | | | |",
+                    r.label
+                ),
             }
         }
     }
