@@ -54,10 +54,32 @@ pub fn supporting(spec: &CipherSpec) -> Vec<&'static str> {
         .collect()
 }
 
-/// Preference order per algorithm, fastest first (see docs/BENCHMARKS.md).
+/// Preference order per algorithm and mode, fastest first. The order is the measured
+/// one: the table "Cipher catalogue: providers side by side" in docs/BENCHMARKS.md
+/// (`cargo bench -p cipherlab-ciphers --bench catalogue`, TSC ticks per byte at 1 MiB,
+/// every provider in the same run). Change it only with a new measurement recorded there.
+/// A provider not compiled in (`aws-lc` without its feature) is skipped; the first
+/// provider that supports the spec wins, then any other that does.
 fn preference(spec: &CipherSpec) -> &'static [&'static str] {
-    match spec.algorithm.id {
-        AlgorithmId::Rc4 => &["cipherlab", "rustcrypto"],
+    use crate::spec::Mode;
+    match (spec.algorithm.id, spec.mode) {
+        // ring's VAES/VPCLMULQDQ AES-GCM is ~1.9x OpenSSL 3.0 and aws-lc at 1 MiB and the
+        // cheapest per 64-byte call; it has no AES-192-GCM, where aws-lc is next.
+        (AlgorithmId::Aes, Some(Mode::Gcm)) => &["ring", "aws-lc", "openssl", "rustcrypto"],
+        (AlgorithmId::ChaCha20Poly1305, _) => &["ring", "aws-lc", "openssl", "rustcrypto"],
+        // aws-lc calls AES_ctr128/AES_cbc directly: OpenSSL's speed without EVP's per-message
+        // re-initialisation.
+        (AlgorithmId::Aes, Some(Mode::Ctr | Mode::Cbc)) => &["aws-lc", "openssl", "rustcrypto"],
+        (AlgorithmId::Aes, Some(Mode::Ecb | Mode::Cfb | Mode::Ofb)) => {
+            &["rustcrypto", "openssl", "aws-lc"]
+        }
+        (AlgorithmId::Aes, Some(Mode::Cfb8 | Mode::Cfb1)) => &["rustcrypto", "aws-lc", "openssl"],
+        // OpenSSL's DES is 2.3-2.6x the des crate's.
+        (AlgorithmId::Des | AlgorithmId::Tdes, _) => &["openssl", "rustcrypto"],
+        (AlgorithmId::Blowfish, _) => &["openssl", "rustcrypto"],
+        (AlgorithmId::Rc2, _) => &["rustcrypto", "openssl"],
+        // OpenSSL's RC4 assembly is ~4x the Rust byte loops.
+        (AlgorithmId::Rc4, _) => &["openssl", "cipherlab", "rustcrypto"],
         _ => &["cipherlab", "rustcrypto"],
     }
 }
