@@ -73,10 +73,13 @@ fn preference(spec: &CipherSpec) -> &'static [&'static str] {
         (AlgorithmId::Aes, Some(Mode::Ecb | Mode::Cfb | Mode::Ofb)) => {
             &["rustcrypto", "openssl", "aws-lc"]
         }
-        (AlgorithmId::Aes, Some(Mode::Cfb8 | Mode::Cfb1)) => &["rustcrypto", "aws-lc", "openssl"],
+        (AlgorithmId::Aes, Some(Mode::Cfb8)) => &["rustcrypto", "aws-lc", "openssl"],
+        (AlgorithmId::Aes, Some(Mode::Cfb1)) => &["openssl", "rustcrypto", "aws-lc"],
         // OpenSSL's DES is 2.3-2.6x the des crate's.
         (AlgorithmId::Des | AlgorithmId::Tdes, _) => &["openssl", "rustcrypto"],
-        (AlgorithmId::Blowfish, _) => &["openssl", "rustcrypto"],
+        // OpenSSL's BF_cbc_encrypt loop wins CBC; the blowfish crate wins the other modes.
+        (AlgorithmId::Blowfish, Some(Mode::Cbc)) => &["openssl", "rustcrypto"],
+        (AlgorithmId::Blowfish, _) => &["rustcrypto", "openssl"],
         (AlgorithmId::Rc2, _) => &["rustcrypto", "openssl"],
         // OpenSSL's RC4 assembly is ~4x the Rust byte loops.
         (AlgorithmId::Rc4, _) => &["openssl", "cipherlab", "rustcrypto"],
