@@ -188,7 +188,13 @@ fn providers_agree_on_random_inputs() {
         single.join(" ")
     );
     assert!(c.multi > 100, "only {} specs had two providers", c.multi);
-    assert!(c.comparisons > 10_000, "{}", c.comparisons);
+    // 12,062 comparisons with every provider compiled in, 9,768 without aws-lc.
+    let floor = if cfg!(feature = "aws-lc") {
+        12_000
+    } else {
+        9_500
+    };
+    assert!(c.comparisons > floor, "{} comparisons", c.comparisons);
     for p in ["openssl", "ring", "rustcrypto", "cipherlab"] {
         assert!(
             per_provider.get(p).copied().unwrap_or(0) > 0,
