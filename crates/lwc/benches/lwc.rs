@@ -293,7 +293,7 @@ struct Settings {
     filter: Option<String>,
 }
 
-/// Median and minimum of per-call ticks, and bytes/s, for one implementation.
+/// Median and minimum of per-call ticks, and bytes/s at the median, for one implementation.
 struct Figure {
     median_ticks: f64,
     min_ticks: f64,
@@ -327,7 +327,7 @@ fn measure(ops: &mut [&mut Op], inputs: &[Vec<u8>], len: usize, s: &Settings) ->
         k *= 2;
     }
     let mut per_call: Vec<Vec<f64>> = vec![Vec::with_capacity(s.samples); ops.len()];
-    let mut secs = vec![0f64; ops.len()];
+    let (mut all_ticks, mut all_secs) = (0u64, 0f64);
     for _ in 0..s.samples {
         for (i, op) in ops.iter_mut().enumerate() {
             let w0 = Instant::now();
@@ -336,18 +336,23 @@ fn measure(ops: &mut [&mut Op], inputs: &[Vec<u8>], len: usize, s: &Settings) ->
                 op(black_box(&inputs[i]), black_box(&mut work));
             }
             let t = ticks() - t0;
-            secs[i] += w0.elapsed().as_secs_f64();
+            all_secs += w0.elapsed().as_secs_f64();
+            all_ticks += t;
             per_call[i].push(t as f64 / k as f64);
         }
     }
-    let bytes = (len as u64 * k * s.samples as u64) as f64;
+    // Ticks per second of the counter, measured over the whole run, turns the median
+    // ticks into the median time (so bytes/s and ticks/byte describe the same sample).
+    let ticks_per_sec = all_ticks as f64 / all_secs;
     per_call
         .iter_mut()
-        .zip(secs)
-        .map(|(v, sec)| Figure {
-            median_ticks: median(v),
-            min_ticks: v.iter().copied().fold(f64::INFINITY, f64::min),
-            bytes_per_sec: bytes / sec,
+        .map(|v| {
+            let median_ticks = median(v);
+            Figure {
+                median_ticks,
+                min_ticks: v.iter().copied().fold(f64::INFINITY, f64::min),
+                bytes_per_sec: len as f64 * ticks_per_sec / median_ticks,
+            }
         })
         .collect()
 }
