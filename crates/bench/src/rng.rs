@@ -102,13 +102,19 @@ mod tests {
 
     #[test]
     fn reference_sequence_is_stable() {
-        // The first outputs for seed 0 are part of the corpus contract: if this changes,
-        // every generated file changes.
+        // xoshiro256** seeded by SplitMix64(0), computed independently from the authors'
+        // C reference (a Python transcription). The corpus is defined by this sequence:
+        // if it changes, every generated file changes.
         let mut r = Rng::new(0);
         let first: Vec<u64> = (0..3).map(|_| r.next_u64()).collect();
-        let mut again = Rng::new(0);
-        assert_eq!(first, (0..3).map(|_| again.next_u64()).collect::<Vec<_>>());
-        assert_ne!(first[0], first[1]);
+        assert_eq!(
+            first,
+            [
+                0x99ec_5f36_cb75_f2b4,
+                0xbf6e_1f78_4956_452a,
+                0x1a5f_849d_4933_e6e0
+            ]
+        );
         let mut other = Rng::new(1);
         assert_ne!(first[0], other.next_u64());
     }

@@ -204,7 +204,7 @@ impl Body for Compressed {
     }
 }
 
-/// Mostly zeros: zero runs of 1-9 KiB between islands of 16-255 random bytes.
+/// Mostly zeros: islands of 16-255 random bytes, each followed by 1-9 KiB of zeros.
 struct Sparse {
     rng: Rng,
     zeros_left: u64,
@@ -216,18 +216,18 @@ impl Body for Sparse {
         let mut i = 0;
         while i < out.len() {
             if self.zeros_left == 0 && self.data_left == 0 {
-                self.zeros_left = 1024 + self.rng.below(8192);
                 self.data_left = 16 + self.rng.below(240);
+                self.zeros_left = 1024 + self.rng.below(8192);
             }
-            if self.zeros_left > 0 {
+            if self.data_left > 0 {
+                out[i] = self.rng.next_u64() as u8;
+                self.data_left -= 1;
+                i += 1;
+            } else {
                 let k = (self.zeros_left.min((out.len() - i) as u64)) as usize;
                 out[i..i + k].fill(0);
                 self.zeros_left -= k as u64;
                 i += k;
-            } else {
-                out[i] = self.rng.next_u64() as u8;
-                self.data_left -= 1;
-                i += 1;
             }
         }
     }

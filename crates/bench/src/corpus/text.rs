@@ -248,9 +248,11 @@ impl Body for Text {
                 let t = self.next_token();
                 self.pending = self.encode(&t);
                 self.pending_pos = 0;
-                if self.pending.len() as u64 > left {
-                    // The word does not fit: end the file with blanks and a newline so
-                    // that it stays valid text.
+                // UTF-16 bodies of odd length end with a byte outside any unit.
+                let odd_tail = self.flavour == Flavour::Utf16 && (self.emitted + left) % 2 == 1;
+                if self.pending.len() as u64 >= left - u64::from(odd_tail) {
+                    // The word does not fit before the last byte: end the file with
+                    // blanks and a newline so that it stays valid text.
                     self.filler = true;
                 }
             }

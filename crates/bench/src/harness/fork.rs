@@ -83,16 +83,18 @@ impl ForkOutput {
     pub fn emit(&self) -> std::io::Result<()> {
         let json = serde_json::to_string(self).map_err(std::io::Error::other)?;
         let mut out = std::io::stdout().lock();
-        writeln!(out, "{RESULT_PREFIX}{json}")?;
+        // Start on a fresh line: the program may have left a partial line (a test
+        // runner's "test name ... ", say).
+        writeln!(out, "\n{RESULT_PREFIX}{json}")?;
         out.flush()
     }
 
-    /// Finds and parses the result line in a child's standard output.
+    /// Finds and parses the (last) result line in a child's standard output.
     pub fn parse(stdout: &str) -> Option<Result<ForkOutput, serde_json::Error>> {
         stdout
             .lines()
             .rev()
-            .find_map(|l| l.strip_prefix(RESULT_PREFIX))
+            .find_map(|l| l.find(RESULT_PREFIX).map(|i| &l[i + RESULT_PREFIX.len()..]))
             .map(serde_json::from_str)
     }
 }

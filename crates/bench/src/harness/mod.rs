@@ -109,7 +109,7 @@ pub enum BenchError {
     },
     /// A fork child exited without printing its samples.
     #[error(
-        "benchmark {key}: the fork process printed no result line; its output ends with:\n{stdout}\nthe program must call Suite::run (or fork::serve) for requests in ${env} before doing other work",
+        "benchmark {key}: the fork process printed no result line; its output ends with:\n{stdout}\nthe child must build the same suite and call Suite::run, which serves the request in ${env}, before doing other work",
         env = fork::ENV_VAR
     )]
     ForkNoResult {
@@ -442,8 +442,10 @@ fn run_protocol(
             of: s.warmup_iterations,
         });
     }
-    if let Ok(w) = stats::Sample::new(warm) {
-        per_op = w.median();
+    // The fastest warm batch estimates the undisturbed cost: batches sized from it
+    // reach the sample time even when other programs slowed some warm-up batches.
+    if let Some(fastest) = warm.into_iter().reduce(f64::min) {
+        per_op = per_op.min(fastest);
     }
     let batch = match s.batch {
         Some(b) => b.max(1),
