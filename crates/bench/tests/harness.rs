@@ -259,7 +259,11 @@ fn a_noisy_operation_is_flagged() {
         .measure(id("noisy"), None, |b| {
             b.iter(|| {
                 k.set(k.get() + 1);
-                spin(if k.get().is_multiple_of(2) { 2_000 } else { 100_000 })
+                spin(if k.get().is_multiple_of(2) {
+                    2_000
+                } else {
+                    100_000
+                })
             })
         })
         .unwrap();
