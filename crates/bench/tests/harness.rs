@@ -7,8 +7,10 @@ use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use cipherlab_bench::harness::{
-    BatchSize, BenchError, BenchId, Harness, Mode, Progress, Settings, Suite, Unit, Warning,
+    BatchSize, BenchError, BenchId, Harness, Measurement, Mode, Progress, RawSample, Settings,
+    Suite, Unit, Validity, Warning,
 };
+use cipherlab_bench::rng::Rng;
 
 /// `n` dependent multiply-adds: cost linear in `n`, never optimized away.
 fn spin(n: u64) -> u64 {
@@ -362,4 +364,36 @@ fn a_suite_runs_in_order_and_reports_progress() {
     assert_eq!(ms.len(), 2);
     assert!(ms[1].summary.median > ms[0].summary.median);
     assert_eq!(ms[0].id.key(), "test/a/std/rust/run/0/none");
+}
+
+#[test]
+fn ratios_between_measurements_are_called_only_outside_their_interval() {
+    let _serial = serial();
+    let validity = Harness::new(fast()).validity().clone();
+    let synthetic = |name: &str, mean_ns: f64, seed: u64, validity: &Validity| {
+        let mut rng = Rng::new(seed);
+        let samples = (0..30)
+            .map(|_| RawSample {
+                fork: 0,
+                iterations: 100,
+                ns: (100.0 * (mean_ns + 0.01 * mean_ns * rng.normal())) as u64,
+                ticks: None,
+            })
+            .collect();
+        Measurement::from_samples(id(name), &fast(), validity, Some(64), 100, samples).unwrap()
+    };
+    let a = synthetic("a", 1000.0, 1, &validity);
+    let a2 = synthetic("a2", 1000.0, 2, &validity);
+    let slower = synthetic("slower", 1030.0, 3, &validity);
+    let b = fast().bootstrap;
+    let same = a.time_ratio(&a2, &b).unwrap();
+    let diff = slower.time_ratio(&a, &b).unwrap();
+    println!("same: {:?}\n3% slower: {:?}", same.interval, diff.interval);
+    assert!(!same.is_significant(), "{:?}", same.interval);
+    assert!(
+        diff.is_significant() && diff.interval.low > 1.0,
+        "{:?}",
+        diff.interval
+    );
+    assert!(a.can_rank() && slower.can_rank(), "{:?}", a.warnings);
 }

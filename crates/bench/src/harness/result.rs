@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::settings::{Mode, Settings, Unit};
 use super::validity::Validity;
-use crate::stats::{self, StatsError, Summary};
+use crate::stats::{self, Bootstrap, Ratio, StatsError, Summary};
 
 /// A benchmark identifier that spells out everything the figure depends on.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -327,6 +327,20 @@ impl Measurement {
     /// Median nanoseconds per call, whatever the mode.
     pub fn median_ns_per_op(&self) -> f64 {
         median(self.samples.iter().map(RawSample::ns_per_op)).unwrap_or(f64::NAN)
+    }
+
+    /// `median(self) / median(other)` of the per-call times, with its bootstrap
+    /// interval ([`stats::ratio_ci`]): above 1 with [`Ratio::is_significant`] means
+    /// `self` is slower at the interval's confidence; an interval that includes 1 means
+    /// no difference may be claimed.
+    pub fn time_ratio(
+        &self,
+        other: &Measurement,
+        bootstrap: &Bootstrap,
+    ) -> Result<Ratio, StatsError> {
+        let a = stats::Sample::new(self.ns_per_op())?;
+        let b = stats::Sample::new(other.ns_per_op())?;
+        stats::ratio_ci(&a, &b, bootstrap)
     }
 
     /// Whether the spread allows ranking this result against others (no warning that
