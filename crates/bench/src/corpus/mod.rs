@@ -15,7 +15,7 @@
 //! | `dense` | loud 16-bit noise samples: every byte carries information, no silence |
 //!
 //! [`generate`] returns exactly `size` bytes; [`Generator`] streams the same bytes
-//! through [`std::io::Read`] for sizes that should not sit in memory ([`write`] copies
+//! through [`std::io::Read`] for sizes that should not sit in memory ([`write()`] copies
 //! it to a writer). The same `(kind, size, seed)` always gives the same bytes, on every
 //! platform: the generators use only integer arithmetic, IEEE basic operations and
 //! [`crate::rng::Rng`]. Headers are valid for sizes from [`DataType::min_valid_size`]
