@@ -40,6 +40,28 @@
 //! assert!(m.bytes_per_second.unwrap() > 0.0);
 //! # Ok::<(), cipherlab_bench::harness::BenchError>(())
 //! ```
+//!
+//! A catalogue cipher, as a study times it: the key schedule and the buffer are set up
+//! in the closure, and only `encrypt` runs in the timed region.
+//!
+//! ```
+//! # use cipherlab_bench::harness::{BenchId, Harness, Settings};
+//! # use std::time::Duration;
+//! use cipherlab_ciphers::{CipherSpec, generate_iv, generate_key, providers};
+//!
+//! # let harness = Harness::new(Settings { iterations: 10, sample_time: Duration::from_millis(1),
+//! #     warmup_time: Duration::from_millis(5), ..Settings::quick() });
+//! let spec = CipherSpec::parse("aes-128-cbc")?;
+//! let (key, iv, len) = (generate_key(&spec), generate_iv(&spec), 16 * 1024);
+//! let id = BenchId::new("modes", "aes-128-cbc", "rustcrypto", "encrypt", len as u64, "dense");
+//! let m = harness.measure(id, Some(len as u64), |b| {
+//!     let cipher = providers::init(&spec, &key, None).expect("key schedule");
+//!     let mut state = (cipher, vec![0u8; spec.output_len(len)]);
+//!     b.iter_on(&mut state, |(cipher, buf)| cipher.encrypt(&iv, &[], buf, len));
+//! })?;
+//! println!("{:.2} ticks/byte", m.ticks_per_byte.unwrap_or(f64::NAN));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod fork;
 mod result;
