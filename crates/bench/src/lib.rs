@@ -13,6 +13,10 @@
 //! | [`corpus`] | deterministic realistic files (text, UTF-16, BMP, WAV, AIFF, compressed, sparse, dense) and a loader for a user's folder |
 //! | [`rng`] | the seeded generator behind the bootstrap and the corpus |
 //!
+//! Examples: `time_cipher` times catalogue ciphers (encrypt and decrypt, optional forks
+//! and store), `write_corpus DIR [SIZE] [SEED]` writes one file of every corpus kind:
+//! `cargo run --release -p cipherlab-bench --example time_cipher -- --quick`.
+//!
 //! Timing a cipher the way a study does: set up outside, hand the bare operation to
 //! the [`harness::Bencher`], keep the result with the machine block.
 //!
