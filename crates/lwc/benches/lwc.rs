@@ -9,10 +9,12 @@
 //!
 //! Method (as ascon-c's `getcycles.c`): for every algorithm, operation and message size,
 //! samples of `k` back-to-back calls are timed with the time-stamp counter (`rdtsc`) and
-//! the wall clock; ours and the peer are sampled alternately, so frequency drift and noise
-//! from other processes hit both alike. The table gives the median over samples in TSC
-//! ticks per byte of message (associated data is 32 bytes and not counted, as in the ISAP
-//! library's table), bytes/s from the wall clock, and the ratio ours/peer (< 1 means we are
+//! the thread's CPU clock; ours and the peer are sampled alternately, so frequency drift and
+//! noise from other processes hit both alike. The table gives, per byte of message
+//! (associated data is 32 bytes and not counted, as in the ISAP library's table), the
+//! median of the thread-CPU time converted to TSC ticks (time the thread actually ran: a
+//! preempted sample does not count the other process's time), the minimum in raw TSC
+//! ticks, bytes/s at the median, and the ratio ours/peer of the medians (< 1: we are
 //! faster). Decryption copies the ciphertext into the work buffer before every call (for
 //! both sides alike), because in-place decryption consumes its input.
 //!
@@ -26,6 +28,9 @@ use std::rc::Rc;
 use std::time::Instant;
 
 use aead::{AeadInOut, KeyInit};
+
+/// Warm-up per operation before its samples, in milliseconds.
+const WARMUP_MS: u128 = 20;
 
 /// Associated data length used in every AEAD case (the ISAP library's table shape).
 const AD_LEN: usize = 32;
@@ -53,6 +58,21 @@ fn ticks() -> u64 {
         static START: OnceLock<Instant> = OnceLock::new();
         START.get_or_init(Instant::now).elapsed().as_nanos() as u64
     }
+}
+
+/// This thread's CPU time in nanoseconds: excludes the time the thread was preempted,
+/// which on a loaded 2-core machine otherwise swamps the 1 MiB samples (~2 ms each).
+fn thread_cpu_ns() -> f64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    #[allow(unsafe_code)]
+    // SAFETY: clock_gettime writes one `timespec` into `ts`, a valid local borrowed
+    // mutably for the call. std has no thread CPU clock.
+    let r = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    assert_eq!(r, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
+    ts.tv_sec as f64 * 1e9 + ts.tv_nsec as f64
 }
 
 /// One operation to time: `run(input, work)` must do the whole operation once.
@@ -293,7 +313,7 @@ struct Settings {
     filter: Option<String>,
 }
 
-/// Median and minimum of per-call ticks, and bytes/s, for one implementation.
+/// Median and minimum of per-call ticks, and bytes/s at the median, for one implementation.
 struct Figure {
     median_ticks: f64,
     min_ticks: f64,
@@ -326,28 +346,46 @@ fn measure(ops: &mut [&mut Op], inputs: &[Vec<u8>], len: usize, s: &Settings) ->
         }
         k *= 2;
     }
-    let mut per_call: Vec<Vec<f64>> = vec![Vec::with_capacity(s.samples); ops.len()];
-    let mut secs = vec![0f64; ops.len()];
+    // Warm-up (JMH's lesson): every op runs for a while before any sample counts, so caches,
+    // branch predictors and the clock are in their steady state.
+    for (i, op) in ops.iter_mut().enumerate() {
+        let w0 = Instant::now();
+        while w0.elapsed().as_millis() < WARMUP_MS {
+            op(black_box(&inputs[i]), black_box(&mut work));
+        }
+    }
+    // Per op and sample: TSC ticks per call, and thread CPU nanoseconds per call.
+    let mut tsc: Vec<Vec<f64>> = vec![Vec::with_capacity(s.samples); ops.len()];
+    let mut cpu: Vec<Vec<f64>> = vec![Vec::with_capacity(s.samples); ops.len()];
+    let (mut all_ticks, mut all_secs) = (0u64, 0f64);
     for _ in 0..s.samples {
         for (i, op) in ops.iter_mut().enumerate() {
             let w0 = Instant::now();
+            let c0 = thread_cpu_ns();
             let t0 = ticks();
             for _ in 0..k {
                 op(black_box(&inputs[i]), black_box(&mut work));
             }
             let t = ticks() - t0;
-            secs[i] += w0.elapsed().as_secs_f64();
-            per_call[i].push(t as f64 / k as f64);
+            let c = thread_cpu_ns() - c0;
+            all_secs += w0.elapsed().as_secs_f64();
+            all_ticks += t;
+            tsc[i].push(t as f64 / k as f64);
+            cpu[i].push(c / k as f64);
         }
     }
-    let bytes = (len as u64 * k * s.samples as u64) as f64;
-    per_call
-        .iter_mut()
-        .zip(secs)
-        .map(|(v, sec)| Figure {
-            median_ticks: median(v),
-            min_ticks: v.iter().copied().fold(f64::INFINITY, f64::min),
-            bytes_per_sec: bytes / sec,
+    // The counter's rate over the whole run converts CPU time into ticks, so the median
+    // is "ticks while this thread ran", and bytes/s describes the same median.
+    let ticks_per_ns = all_ticks as f64 / (all_secs * 1e9);
+    tsc.iter()
+        .zip(cpu.iter_mut())
+        .map(|(t, c)| {
+            let median_ticks = median(c) * ticks_per_ns;
+            Figure {
+                median_ticks,
+                min_ticks: t.iter().copied().fold(f64::INFINITY, f64::min),
+                bytes_per_sec: len as f64 * ticks_per_ns * 1e9 / median_ticks,
+            }
         })
         .collect()
 }

@@ -1,0 +1,210 @@
+//! Timers: what a sample is measured with.
+//!
+//! A [`Timer`] reads a monotonic counter as a `u64`; the difference of two reads is the
+//! elapsed amount in the timer's [`CounterUnit`]. The harness always times with
+//! [`WallClock`] (nanoseconds, so bytes/s is always reported) and, where the CPU has one,
+//! reads [`Tsc`] (the x86 time-stamp counter) around the same region, so TSC ticks per
+//! byte are reported too. Another counter (a PMU cycle counter, say) plugs in by
+//! implementing [`Timer`], as criterion.rs's `Measurement` trait allows.
+//!
+//! [`resolution`] and [`read_overhead`] estimate a timer's granularity and cost; the
+//! harness reports both with every run so a reader can judge whether samples were long
+//! enough.
+
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+/// What a timer counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CounterUnit {
+    /// Nanoseconds of wall-clock time.
+    Nanoseconds,
+    /// Time-stamp-counter ticks: on CPUs with an invariant TSC these run at a constant
+    /// reference frequency (not the current core clock), so "cycles/byte" figures from
+    /// them are reference cycles.
+    TscTicks,
+    /// Any other counter.
+    Other,
+}
+
+/// A monotonic counter.
+pub trait Timer: Send + Sync {
+    /// Short name, stored with results (`wall-clock`, `tsc`).
+    fn name(&self) -> &'static str;
+
+    /// What one unit of the counter is.
+    fn unit(&self) -> CounterUnit;
+
+    /// The current counter value. Only differences are meaningful.
+    fn now(&self) -> u64;
+}
+
+/// Wall-clock time from [`std::time::Instant`] (on Linux, `clock_gettime(CLOCK_MONOTONIC)`
+/// through the vDSO), in nanoseconds since the timer was made.
+#[derive(Debug, Clone, Copy)]
+pub struct WallClock {
+    origin: Instant,
+}
+
+impl WallClock {
+    /// A wall clock whose zero is now.
+    pub fn new() -> WallClock {
+        WallClock {
+            origin: Instant::now(),
+        }
+    }
+}
+
+impl Default for WallClock {
+    fn default() -> WallClock {
+        WallClock::new()
+    }
+}
+
+impl Timer for WallClock {
+    fn name(&self) -> &'static str {
+        "wall-clock"
+    }
+
+    fn unit(&self) -> CounterUnit {
+        CounterUnit::Nanoseconds
+    }
+
+    #[inline]
+    fn now(&self) -> u64 {
+        // u64 nanoseconds cover 584 years.
+        self.origin.elapsed().as_nanos() as u64
+    }
+}
+
+/// The x86-64 time-stamp counter, read with `RDTSC` between `LFENCE`s so that earlier
+/// instructions finish before the read and later ones do not start before it (Intel,
+/// "How to Benchmark Code Execution Times on Intel IA-32 and IA-64", 2010; the `LFENCE`
+/// ordering is architectural on Intel and on AMD since Zen).
+#[derive(Debug, Clone, Copy)]
+pub struct Tsc {
+    invariant: bool,
+}
+
+impl Tsc {
+    /// The TSC, where this CPU has one (every x86-64 CPU; `None` on other
+    /// architectures).
+    pub fn detect() -> Option<Tsc> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            // CPUID leaf 0x8000_0007, EDX bit 8: invariant TSC (constant rate in every
+            // P-, C- and T-state). Leaf availability is checked first.
+            let max_ext = core::arch::x86_64::__cpuid(0x8000_0000).eax;
+            let invariant = max_ext >= 0x8000_0007
+                && (core::arch::x86_64::__cpuid(0x8000_0007).edx & (1 << 8)) != 0;
+            Some(Tsc { invariant })
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            None
+        }
+    }
+
+    /// Whether the CPU reports an invariant TSC (constant rate whatever the core clock).
+    /// Without it, ticks follow frequency changes and comparisons across runs are weaker.
+    pub fn is_invariant(&self) -> bool {
+        self.invariant
+    }
+}
+
+impl Timer for Tsc {
+    fn name(&self) -> &'static str {
+        "tsc"
+    }
+
+    fn unit(&self) -> CounterUnit {
+        CounterUnit::TscTicks
+    }
+
+    #[inline]
+    fn now(&self) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        {
+            #[allow(unsafe_code)]
+            // SAFETY: LFENCE needs SSE2 and RDTSC needs nothing beyond x86-64, which
+            // guarantees both; neither touches memory. `Tsc` exists only on x86_64
+            // (`detect` returns `None` elsewhere).
+            unsafe {
+                core::arch::x86_64::_mm_lfence();
+                let t = core::arch::x86_64::_rdtsc();
+                core::arch::x86_64::_mm_lfence();
+                t
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            0
+        }
+    }
+}
+
+/// Estimates a timer's resolution: the smallest non-zero difference between two
+/// consecutive reads, over `tries` attempts (criterion.rs and JMH estimate it the same
+/// way). Returns 0 if the counter never moved.
+pub fn resolution(timer: &dyn Timer, tries: u32) -> u64 {
+    let mut best = u64::MAX;
+    for _ in 0..tries {
+        let a = timer.now();
+        let mut b = timer.now();
+        // Spin until the counter ticks, bounded so a frozen counter cannot hang us.
+        let mut spins = 0u32;
+        while b == a && spins < 1_000_000 {
+            b = timer.now();
+            spins += 1;
+        }
+        if b > a {
+            best = best.min(b - a);
+        }
+    }
+    if best == u64::MAX { 0 } else { best }
+}
+
+/// Estimates the cost of one read of `timer`, in the timer's own units, from `reads`
+/// back-to-back reads.
+pub fn read_overhead(timer: &dyn Timer, reads: u32) -> f64 {
+    let reads = reads.max(1);
+    let start = timer.now();
+    let mut last = start;
+    for _ in 0..reads {
+        last = std::hint::black_box(timer.now());
+    }
+    last.saturating_sub(start) as f64 / f64::from(reads)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wall_clock_is_monotonic_and_counts_nanoseconds() {
+        let c = WallClock::new();
+        let a = c.now();
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        let b = c.now();
+        assert!(b - a >= 5_000_000, "{a} -> {b}");
+        assert!(b - a < 1_000_000_000);
+        let r = resolution(&c, 100);
+        assert!(r > 0 && r < 100_000, "wall-clock resolution {r} ns");
+    }
+
+    #[test]
+    fn tsc_moves_where_available() {
+        if let Some(t) = Tsc::detect() {
+            let a = t.now();
+            std::thread::sleep(std::time::Duration::from_millis(2));
+            let b = t.now();
+            // At least 100 MHz.
+            assert!(b - a > 200_000, "{a} -> {b}");
+            assert!(resolution(&t, 100) > 0);
+        } else {
+            println!("SKIP: no time-stamp counter on this architecture");
+        }
+    }
+}

@@ -1,0 +1,500 @@
+//! Statistics: each method with the reference it follows. Nothing here prints or formats;
+//! reporting lives with the callers.
+//!
+//! * [`Sample`] -- a validated (non-empty, finite) set of observations, kept sorted, with
+//!   [`Sample::mean`], [`Sample::median`], [`Sample::std_dev`], [`Sample::min`],
+//!   [`Sample::max`] and [`Sample::percentile`];
+//! * [`bootstrap_ci`] -- the percentile bootstrap confidence interval of any statistic
+//!   (Efron & Tibshirani 1993), seeded so that results are reproducible;
+//! * [`ratio_ci`] -- the bootstrap interval of `median(A) / median(B)`, what `compare`
+//!   needs: a difference is only called when its interval excludes 1;
+//! * [`tukey_outliers`] (Tukey 1977) and [`mad_outliers`] (Leys et al. 2013);
+//! * [`summarize`] -- all of the above at once, as [`Summary`];
+//! * [`byte_entropy`] -- Shannon entropy of a byte string in bits per byte.
+
+use serde::{Deserialize, Serialize};
+
+use crate::rng::Rng;
+
+/// Why a set of observations cannot be summarized.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum StatsError {
+    /// No observations.
+    #[error(
+        "no observations: a statistic needs at least one sample (measure longer or more often)"
+    )]
+    Empty,
+    /// An observation is NaN or infinite.
+    #[error(
+        "observation {index} is {value}, not a finite number: the timer or the operation misbehaved; drop it or measure again"
+    )]
+    NotFinite {
+        /// Position of the bad value in the input.
+        index: usize,
+        /// The value itself.
+        value: f64,
+    },
+    /// A confidence level outside (0, 1).
+    #[error("confidence level {0} is not between 0 and 1 (exclusive): use e.g. 0.99")]
+    BadConfidence(f64),
+    /// A ratio's denominator sample has median zero.
+    #[error(
+        "the denominator's median is zero, so the ratio is undefined: compare times, not zero-cost operations"
+    )]
+    ZeroDenominator,
+}
+
+/// A non-empty set of finite observations, stored sorted ascending.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sample {
+    sorted: Vec<f64>,
+}
+
+impl Sample {
+    /// Validates and sorts `values`.
+    pub fn new(mut values: Vec<f64>) -> Result<Sample, StatsError> {
+        if values.is_empty() {
+            return Err(StatsError::Empty);
+        }
+        if let Some((index, &value)) = values.iter().enumerate().find(|(_, v)| !v.is_finite()) {
+            return Err(StatsError::NotFinite { index, value });
+        }
+        values.sort_unstable_by(f64::total_cmp);
+        Ok(Sample { sorted: values })
+    }
+
+    /// The observations, sorted ascending.
+    pub fn sorted(&self) -> &[f64] {
+        &self.sorted
+    }
+
+    /// Number of observations.
+    pub fn len(&self) -> usize {
+        self.sorted.len()
+    }
+
+    /// Always false: a `Sample` holds at least one observation.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// Arithmetic mean, summed in sorted order (smallest magnitudes first for positive
+    /// data, which keeps rounding error low).
+    pub fn mean(&self) -> f64 {
+        self.sorted.iter().sum::<f64>() / self.sorted.len() as f64
+    }
+
+    /// The median: the middle value, or the mean of the two middle values.
+    pub fn median(&self) -> f64 {
+        median_of_sorted(&self.sorted)
+    }
+
+    /// Sample standard deviation with Bessel's correction (divisor `n - 1`); 0 for a
+    /// single observation.
+    pub fn std_dev(&self) -> f64 {
+        let n = self.sorted.len();
+        if n < 2 {
+            return 0.0;
+        }
+        let m = self.mean();
+        let ss: f64 = self.sorted.iter().map(|x| (x - m) * (x - m)).sum();
+        (ss / (n - 1) as f64).sqrt()
+    }
+
+    /// Smallest observation.
+    pub fn min(&self) -> f64 {
+        self.sorted[0]
+    }
+
+    /// Largest observation.
+    pub fn max(&self) -> f64 {
+        self.sorted[self.sorted.len() - 1]
+    }
+
+    /// The `p`-th percentile (`p` in 0..=100, clamped) by linear interpolation between
+    /// order statistics: definition 7 of Hyndman & Fan, "Sample quantiles in statistical
+    /// packages", The American Statistician 50(4), 1996 (the default of R and NumPy).
+    pub fn percentile(&self, p: f64) -> f64 {
+        percentile_of_sorted(&self.sorted, p)
+    }
+}
+
+fn median_of_sorted(s: &[f64]) -> f64 {
+    let n = s.len();
+    if n % 2 == 1 {
+        s[n / 2]
+    } else {
+        (s[n / 2 - 1] + s[n / 2]) / 2.0
+    }
+}
+
+fn percentile_of_sorted(s: &[f64], p: f64) -> f64 {
+    let p = if p.is_nan() {
+        50.0
+    } else {
+        p.clamp(0.0, 100.0)
+    };
+    let h = (s.len() - 1) as f64 * p / 100.0;
+    let lo = h.floor() as usize;
+    let hi = h.ceil() as usize;
+    s[lo] + (h - lo as f64) * (s[hi] - s[lo])
+}
+
+/// Median of unsorted data, reordering it: O(n) selection instead of a sort, which the
+/// bootstrap calls thousands of times.
+fn median_in_place(v: &mut [f64]) -> f64 {
+    let n = v.len();
+    let mid = n / 2;
+    let (left, &mut upper, _) = v.select_nth_unstable_by(mid, f64::total_cmp);
+    if n % 2 == 1 {
+        upper
+    } else {
+        // The lower middle is the largest of the left part.
+        let lower = left.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        (lower + upper) / 2.0
+    }
+}
+
+/// A statistic the bootstrap can recompute on resampled data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Statistic {
+    /// The median.
+    Median,
+    /// The arithmetic mean.
+    Mean,
+}
+
+impl Statistic {
+    fn of(self, v: &mut [f64]) -> f64 {
+        match self {
+            Statistic::Median => median_in_place(v),
+            Statistic::Mean => v.iter().sum::<f64>() / v.len() as f64,
+        }
+    }
+}
+
+/// Settings of the percentile bootstrap.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Bootstrap {
+    /// Number of resamples `B`. Efron & Tibshirani (1993, ch. 19) advise at least 1000
+    /// for percentile intervals; 99% intervals use the 0.5% tails, so more is better.
+    pub resamples: u32,
+    /// Confidence level, e.g. 0.99.
+    pub confidence: f64,
+    /// Seed of the resampling generator: the same data and seed give the same interval.
+    pub seed: u64,
+}
+
+impl Default for Bootstrap {
+    /// 10 000 resamples, 99% confidence, seed 0.
+    fn default() -> Bootstrap {
+        Bootstrap {
+            resamples: 10_000,
+            confidence: 0.99,
+            seed: 0,
+        }
+    }
+}
+
+impl Bootstrap {
+    fn check(&self) -> Result<(), StatsError> {
+        if self.confidence > 0.0 && self.confidence < 1.0 {
+            Ok(())
+        } else {
+            Err(StatsError::BadConfidence(self.confidence))
+        }
+    }
+}
+
+/// A confidence interval around a point estimate.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Interval {
+    /// The statistic on the original data.
+    pub estimate: f64,
+    /// Lower bound.
+    pub low: f64,
+    /// Upper bound.
+    pub high: f64,
+    /// Confidence level of the bounds, e.g. 0.99.
+    pub confidence: f64,
+}
+
+impl Interval {
+    /// Whether `x` lies within the bounds (inclusive).
+    pub fn contains(&self, x: f64) -> bool {
+        self.low <= x && x <= self.high
+    }
+
+    /// Width relative to the estimate: `(high - low) / |estimate|` (infinite when the
+    /// estimate is zero).
+    pub fn relative_width(&self) -> f64 {
+        (self.high - self.low) / self.estimate.abs()
+    }
+}
+
+/// Draws `src.len()` values from `src` with replacement into `dst`.
+fn resample(rng: &mut Rng, src: &[f64], dst: &mut Vec<f64>) {
+    dst.clear();
+    dst.extend((0..src.len()).map(|_| src[rng.index(src.len())]));
+}
+
+/// Percentile bootstrap confidence interval of `statistic` over `sample`: resample the
+/// data with replacement `B` times, recompute the statistic each time, and take the
+/// `(1 - c)/2` and `(1 + c)/2` percentiles of the `B` replicates as the bounds.
+///
+/// Reference: B. Efron and R. J. Tibshirani, *An Introduction to the Bootstrap*, Chapman
+/// & Hall, 1993, ch. 13 ("Confidence intervals based on bootstrap percentiles"). The
+/// percentile method is what criterion.rs uses; it is transformation-respecting, and its
+/// coverage approaches the nominal level as `n` grows (tested in `tests/stats.rs`).
+pub fn bootstrap_ci(
+    sample: &Sample,
+    statistic: Statistic,
+    settings: &Bootstrap,
+) -> Result<Interval, StatsError> {
+    settings.check()?;
+    let data = sample.sorted();
+    let mut scratch = data.to_vec();
+    let estimate = statistic.of(&mut scratch);
+    let mut rng = Rng::new(settings.seed);
+    let mut replicates = Vec::with_capacity(settings.resamples as usize);
+    for _ in 0..settings.resamples.max(1) {
+        resample(&mut rng, data, &mut scratch);
+        replicates.push(statistic.of(&mut scratch));
+    }
+    Ok(percentile_interval(
+        estimate,
+        replicates,
+        settings.confidence,
+    ))
+}
+
+fn percentile_interval(estimate: f64, mut replicates: Vec<f64>, confidence: f64) -> Interval {
+    replicates.sort_unstable_by(f64::total_cmp);
+    let alpha = (1.0 - confidence) / 2.0;
+    Interval {
+        estimate,
+        low: percentile_of_sorted(&replicates, 100.0 * alpha),
+        high: percentile_of_sorted(&replicates, 100.0 * (1.0 - alpha)),
+        confidence,
+    }
+}
+
+/// The ratio `median(a) / median(b)` with its percentile bootstrap interval, resampling
+/// `a` and `b` independently (the two-sample bootstrap of Efron & Tibshirani 1993,
+/// sec. 8.3 and ch. 13).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Ratio {
+    /// Estimate and bounds of `median(a) / median(b)`.
+    pub interval: Interval,
+}
+
+impl Ratio {
+    /// Whether the difference is significant at the interval's level: the interval
+    /// excludes 1. A ratio whose interval includes 1 must never be called a difference.
+    pub fn is_significant(&self) -> bool {
+        !self.interval.contains(1.0)
+    }
+}
+
+/// Bootstrap confidence interval of `median(a) / median(b)`.
+///
+/// Reference: Efron & Tibshirani (1993), two-sample bootstrap (sec. 8.3) with percentile
+/// intervals (ch. 13). For times, `a / b > 1` with an interval above 1 means `a` is
+/// slower than `b` at the stated confidence.
+pub fn ratio_ci(a: &Sample, b: &Sample, settings: &Bootstrap) -> Result<Ratio, StatsError> {
+    settings.check()?;
+    let mb = b.median();
+    if mb == 0.0 {
+        return Err(StatsError::ZeroDenominator);
+    }
+    let estimate = a.median() / mb;
+    let mut rng = Rng::new(settings.seed);
+    let (mut sa, mut sb) = (Vec::new(), Vec::new());
+    let mut replicates = Vec::with_capacity(settings.resamples as usize);
+    for _ in 0..settings.resamples.max(1) {
+        resample(&mut rng, a.sorted(), &mut sa);
+        resample(&mut rng, b.sorted(), &mut sb);
+        let d = median_in_place(&mut sb);
+        // A replicate with a zero denominator median carries no information about the
+        // ratio; with positive timings it cannot occur.
+        if d != 0.0 {
+            replicates.push(median_in_place(&mut sa) / d);
+        }
+    }
+    if replicates.is_empty() {
+        return Err(StatsError::ZeroDenominator);
+    }
+    Ok(Ratio {
+        interval: percentile_interval(estimate, replicates, settings.confidence),
+    })
+}
+
+/// Outliers by Tukey's fences, counted by side and severity.
+///
+/// Reference: J. W. Tukey, *Exploratory Data Analysis*, Addison-Wesley, 1977: with
+/// quartiles `Q1`, `Q3` and `IQR = Q3 - Q1`, values beyond `Q1 - 1.5 IQR` or
+/// `Q3 + 1.5 IQR` (inner fences) are *mild* outliers, beyond `3 IQR` (outer fences)
+/// *severe*. Quartiles by [`Sample::percentile`] (Hyndman & Fan definition 7), as
+/// criterion.rs does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct TukeyOutliers {
+    /// Below the outer low fence.
+    pub low_severe: u32,
+    /// Between the outer and inner low fences.
+    pub low_mild: u32,
+    /// Between the inner and outer high fences.
+    pub high_mild: u32,
+    /// Above the outer high fence.
+    pub high_severe: u32,
+}
+
+impl TukeyOutliers {
+    /// All mild outliers (both sides).
+    pub fn mild(&self) -> u32 {
+        self.low_mild + self.high_mild
+    }
+
+    /// All severe outliers (both sides).
+    pub fn severe(&self) -> u32 {
+        self.low_severe + self.high_severe
+    }
+
+    /// All outliers.
+    pub fn total(&self) -> u32 {
+        self.mild() + self.severe()
+    }
+}
+
+/// Tukey's fences: `[outer low, inner low, inner high, outer high]`.
+pub fn tukey_fences(sample: &Sample) -> [f64; 4] {
+    let q1 = sample.percentile(25.0);
+    let q3 = sample.percentile(75.0);
+    let iqr = q3 - q1;
+    [
+        q1 - 3.0 * iqr,
+        q1 - 1.5 * iqr,
+        q3 + 1.5 * iqr,
+        q3 + 3.0 * iqr,
+    ]
+}
+
+/// Counts outliers by Tukey's fences (see [`TukeyOutliers`]).
+pub fn tukey_outliers(sample: &Sample) -> TukeyOutliers {
+    let [lo_s, lo_m, hi_m, hi_s] = tukey_fences(sample);
+    let mut o = TukeyOutliers::default();
+    for &x in sample.sorted() {
+        if x < lo_s {
+            o.low_severe += 1;
+        } else if x < lo_m {
+            o.low_mild += 1;
+        } else if x > hi_s {
+            o.high_severe += 1;
+        } else if x > hi_m {
+            o.high_mild += 1;
+        }
+    }
+    o
+}
+
+/// The median absolute deviation scaled by 1.4826, a consistent estimator of the
+/// standard deviation for normal data (Leys et al. 2013; Rousseeuw & Croux 1993).
+pub fn mad(sample: &Sample) -> f64 {
+    let m = sample.median();
+    let mut dev: Vec<f64> = sample.sorted().iter().map(|x| (x - m).abs()).collect();
+    1.4826 * median_in_place(&mut dev)
+}
+
+/// Threshold of [`mad_outliers`] recommended by Leys et al. (2013): 2.5 ("moderately
+/// conservative"); 3 is "very conservative", 2 "poorly conservative".
+pub const MAD_THRESHOLD: f64 = 2.5;
+
+/// Counts observations farther than `threshold` scaled MADs from the median.
+///
+/// Reference: C. Leys, C. Ley, O. Klein, P. Bernard and L. Licata, "Detecting outliers:
+/// Do not use standard deviation around the mean, use absolute deviation around the
+/// median", Journal of Experimental Social Psychology 49(4), 2013. When the MAD is zero
+/// (more than half the observations equal), every value off the median counts.
+pub fn mad_outliers(sample: &Sample, threshold: f64) -> u32 {
+    let m = sample.median();
+    let s = mad(sample);
+    sample
+        .sorted()
+        .iter()
+        .filter(|&&x| {
+            let d = (x - m).abs();
+            if s == 0.0 { d > 0.0 } else { d / s > threshold }
+        })
+        .count() as u32
+}
+
+/// Everything a measurement reports about one set of observations.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    /// Number of observations.
+    pub n: u32,
+    /// Arithmetic mean.
+    pub mean: f64,
+    /// Median.
+    pub median: f64,
+    /// Sample standard deviation (divisor `n - 1`).
+    pub std_dev: f64,
+    /// Smallest observation.
+    pub min: f64,
+    /// Largest observation.
+    pub max: f64,
+    /// Bootstrap confidence interval of the median.
+    pub median_ci: Interval,
+    /// Tukey outlier counts.
+    pub outliers: TukeyOutliers,
+    /// Observations beyond [`MAD_THRESHOLD`] scaled MADs from the median.
+    pub mad_outliers: u32,
+}
+
+impl Summary {
+    /// Share of observations that are Tukey outliers (mild or severe), 0..=1.
+    pub fn outlier_share(&self) -> f64 {
+        f64::from(self.outliers.total()) / f64::from(self.n.max(1))
+    }
+}
+
+/// Summarizes `values`: location, spread, the bootstrap interval of the median, and
+/// outlier counts.
+pub fn summarize(values: &[f64], bootstrap: &Bootstrap) -> Result<Summary, StatsError> {
+    let s = Sample::new(values.to_vec())?;
+    Ok(Summary {
+        n: s.len() as u32,
+        mean: s.mean(),
+        median: s.median(),
+        std_dev: s.std_dev(),
+        min: s.min(),
+        max: s.max(),
+        median_ci: bootstrap_ci(&s, Statistic::Median, bootstrap)?,
+        outliers: tukey_outliers(&s),
+        mad_outliers: mad_outliers(&s, MAD_THRESHOLD),
+    })
+}
+
+/// Shannon entropy of the byte distribution of `data`, in bits per byte (0..=8): 8 for
+/// uniformly random bytes, 0 for a constant string.
+///
+/// Reference: C. E. Shannon, "A mathematical theory of communication", Bell System
+/// Technical Journal 27, 1948: `H = -sum p_i log2 p_i` over the 256 byte values.
+pub fn byte_entropy(data: &[u8]) -> f64 {
+    if data.is_empty() {
+        return 0.0;
+    }
+    let mut counts = [0u64; 256];
+    for &b in data {
+        counts[usize::from(b)] += 1;
+    }
+    let n = data.len() as f64;
+    counts
+        .iter()
+        .filter(|&&c| c > 0)
+        .map(|&c| {
+            let p = c as f64 / n;
+            -p * p.log2()
+        })
+        .sum()
+}

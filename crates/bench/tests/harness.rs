@@ -1,0 +1,399 @@
+//! The harness on operations of known cost.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::cell::Cell;
+use std::hint::black_box;
+use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use cipherlab_bench::harness::{
+    BatchSize, BenchError, BenchId, Harness, Measurement, Mode, Progress, RawSample, Settings,
+    Suite, Unit, Validity, Warning,
+};
+use cipherlab_bench::rng::Rng;
+
+/// `n` dependent multiply-adds: cost linear in `n`, never optimized away.
+fn spin(n: u64) -> u64 {
+    let mut x = black_box(1u64);
+    for i in 0..n {
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(black_box(i));
+    }
+    x
+}
+
+/// Timing tests run one at a time: two of them sharing the 2 cores would each see
+/// the other as noise.
+fn serial() -> MutexGuard<'static, ()> {
+    static LOCK: Mutex<()> = Mutex::new(());
+    LOCK.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn fast() -> Settings {
+    Settings {
+        warmup_iterations: 1,
+        warmup_time: Duration::from_millis(20),
+        iterations: 20,
+        sample_time: Duration::from_millis(2),
+        ..Settings::quick()
+    }
+}
+
+fn id(name: &str) -> BenchId {
+    BenchId::new("test", name, "std", "run", 0, "none")
+}
+
+#[test]
+fn validity_figures_are_measured() {
+    let _serial = serial();
+    let h = Harness::new(fast());
+    let v = h.validity();
+    println!("validity: {v:?}");
+    assert_eq!(v.timer, "wall-clock");
+    assert!(v.resolution_ns > 0 && v.resolution_ns < 10_000, "{v:?}");
+    assert!(v.timer_overhead_ns > 0.0 && v.timer_overhead_ns < 10_000.0);
+    assert!(v.empty_op_ns < 10.0, "empty op {} ns", v.empty_op_ns);
+    assert!(v.empty_call_ns < 20_000.0);
+    if cfg!(target_arch = "x86_64") {
+        assert_eq!(v.counter.as_deref(), Some("tsc"));
+        let ghz = v.counter_ticks_per_ns.unwrap();
+        assert!((0.1..10.0).contains(&ghz), "TSC at {ghz} GHz");
+    }
+}
+
+#[test]
+fn cost_scales_linearly_with_work() {
+    let _serial = serial();
+    let h = Harness::new(fast());
+    let mut medians = Vec::new();
+    let mut minima = Vec::new();
+    let mut rankable = true;
+    for n in [2_000u64, 8_000] {
+        let m = h
+            .measure(id(&format!("spin-{n}")), None, |b| {
+                b.iter(|| spin(black_box(n)))
+            })
+            .unwrap();
+        assert_eq!(m.unit, Unit::NanosPerOp);
+        assert_eq!(m.summary.n, 20);
+        medians.push(m.summary.median);
+        minima.push(m.summary.min);
+        rankable &= m.can_rank();
+        // Batches were calibrated to the sample time (2 ms).
+        let sample_ns = m.samples[m.samples.len() / 2].ns;
+        assert!(
+            m.batch > 1 && sample_ns > 1_000_000,
+            "batch {} sample {sample_ns} ns",
+            m.batch
+        );
+        assert!(
+            m.samples
+                .iter()
+                .all(|s| s.iterations == m.batch && s.fork == 0)
+        );
+        if cfg!(target_arch = "x86_64") {
+            assert!(m.ticks_per_op.unwrap() > 0.0);
+        }
+    }
+    let ratio = medians[1] / medians[0];
+    let min_ratio = minima[1] / minima[0];
+    println!(
+        "spin 8000 / spin 2000: medians {:.0} / {:.0} ns = {ratio:.2}; minima ratio {min_ratio:.2}",
+        medians[1], medians[0]
+    );
+    // The minimum is the least disturbed by other programs on a shared machine.
+    assert!(
+        (3.4..4.6).contains(&min_ratio),
+        "minima ratio {min_ratio}, want ~4"
+    );
+    // On a busy machine the medians may be inflated; then the harness must say so.
+    assert!(
+        (3.2..4.8).contains(&ratio) || !rankable,
+        "median ratio {ratio}, want ~4, and no spread warning"
+    );
+}
+
+#[test]
+fn single_shot_times_one_cold_call_per_sample() {
+    let _serial = serial();
+    let calls = Cell::new(0u32);
+    let settings = Settings {
+        mode: Mode::SingleShot,
+        iterations: 7,
+        ..fast()
+    };
+    let h = Harness::new(settings);
+    let m = h
+        .measure(id("single"), Some(100), |b| {
+            b.iter(|| {
+                calls.set(calls.get() + 1);
+                spin(10_000)
+            })
+        })
+        .unwrap();
+    assert_eq!(
+        calls.get(),
+        7,
+        "no warm-up, no calibration: one call per sample"
+    );
+    assert_eq!(m.samples.len(), 7);
+    assert!(m.samples.iter().all(|s| s.iterations == 1));
+    assert_eq!(m.batch, 1);
+    assert!(
+        m.warnings
+            .iter()
+            .any(|w| matches!(w, Warning::FewSamples { n: 7 }))
+    );
+}
+
+#[test]
+fn sample_mode_times_every_call() {
+    let _serial = serial();
+    let settings = Settings {
+        mode: Mode::Sample,
+        iterations: 200,
+        sample_time: Duration::from_micros(200),
+        ..fast()
+    };
+    let h = Harness::new(settings);
+    let m = h
+        .measure(id("sample"), None, |b| b.iter(|| spin(5_000)))
+        .unwrap();
+    assert!(m.samples.len() >= 200);
+    assert!(m.samples.iter().all(|s| s.iterations == 1));
+    println!(
+        "sample mode: {} calls, median {:.0} ns, p-range {:.0}..{:.0}",
+        m.samples.len(),
+        m.summary.median,
+        m.summary.min,
+        m.summary.max
+    );
+}
+
+#[test]
+fn throughput_reports_operations_and_bytes_per_second() {
+    let _serial = serial();
+    let settings = fast().with_mode(Mode::Throughput);
+    let h = Harness::new(settings);
+    let mut buf = vec![0u8; 4096];
+    let m = h
+        .measure(id("xor"), Some(4096), |b| {
+            b.iter_on(&mut buf, |buf| {
+                for x in buf.iter_mut() {
+                    *x ^= 0x5a;
+                }
+            })
+        })
+        .unwrap();
+    assert_eq!(m.unit, Unit::OpsPerSecond);
+    let ns = m.median_ns_per_op();
+    // The median of rates is the rate of the median time (monotone map).
+    // (Equal up to the averaging of the two middle values when n is even.)
+    assert!(
+        (m.summary.median * ns / 1e9 - 1.0).abs() < 1e-3,
+        "{} op/s vs {ns} ns",
+        m.summary.median
+    );
+    let bps = m.bytes_per_second.unwrap();
+    assert!((bps / (m.summary.median * 4096.0) - 1.0).abs() < 1e-9);
+    if let Some(tpb) = m.ticks_per_byte {
+        assert!(tpb > 0.0 && tpb < 100.0, "{tpb} ticks/byte");
+    }
+    println!(
+        "xor 4 KiB: {:.2} GB/s, {:?} ticks/byte",
+        bps / 1e9,
+        m.ticks_per_byte
+    );
+}
+
+#[test]
+fn setup_stays_outside_the_timed_region() {
+    let _serial = serial();
+    let h = Harness::new(fast());
+    let setups = Cell::new(0u64);
+    // Setup costs ~100x the routine.
+    let m = h
+        .measure(id("batched"), None, |b| {
+            b.iter_batched(
+                || {
+                    setups.set(setups.get() + 1);
+                    spin(20_000)
+                },
+                |x| spin(black_box(*x) % 2 + 200),
+                BatchSize::Small,
+            )
+        })
+        .unwrap();
+    let plain = h
+        .measure(id("plain"), None, |b| b.iter(|| spin(200)))
+        .unwrap();
+    let setup_only = h
+        .measure(id("setup"), None, |b| b.iter(|| spin(20_000)))
+        .unwrap();
+    println!(
+        "routine with setup: {:.0} ns; routine alone {:.0} ns; setup {:.0} ns; {} setups",
+        m.summary.median,
+        plain.summary.median,
+        setup_only.summary.median,
+        setups.get()
+    );
+    assert!(setups.get() > 20);
+    assert!(
+        m.summary.median < 3.0 * plain.summary.median + 50.0,
+        "setup leaked into the timing"
+    );
+    assert!(m.summary.median * 10.0 < setup_only.summary.median);
+}
+
+#[test]
+fn a_noisy_operation_is_flagged() {
+    let _serial = serial();
+    let settings = Settings {
+        mode: Mode::SingleShot,
+        iterations: 30,
+        ..fast()
+    };
+    let h = Harness::new(settings);
+    let k = Cell::new(0u64);
+    // Alternates cheap and 50x dearer calls: no median can be trusted to 5%.
+    let m = h
+        .measure(id("noisy"), None, |b| {
+            b.iter(|| {
+                k.set(k.get() + 1);
+                spin(if k.get().is_multiple_of(2) {
+                    2_000
+                } else {
+                    100_000
+                })
+            })
+        })
+        .unwrap();
+    println!("noisy: {:?}", m.warnings);
+    assert!(
+        m.warnings
+            .iter()
+            .any(|w| matches!(w, Warning::WideInterval { .. }))
+    );
+    assert!(!m.can_rank());
+    let msg = m.warnings[0].to_string();
+    assert!(!msg.is_empty());
+
+    // A steady one is not.
+    let steady = Harness::new(fast())
+        .measure(id("steady"), None, |b| b.iter(|| spin(50_000)))
+        .unwrap();
+    println!("steady: {:?}", steady.warnings);
+    assert!(
+        !steady
+            .warnings
+            .iter()
+            .any(|w| matches!(w, Warning::HarnessOverhead { .. })),
+        "{:?}",
+        steady.warnings
+    );
+}
+
+#[test]
+fn misuse_is_reported() {
+    let _serial = serial();
+    let h = Harness::new(fast());
+    let e = h.measure(id("nothing"), None, |_| {}).unwrap_err();
+    assert!(matches!(e, BenchError::NothingTimed(_)), "{e}");
+    assert!(
+        e.to_string().contains("test/nothing/std/rust/run/0/none"),
+        "{e}"
+    );
+    let e = h
+        .measure(id("twice"), None, |b| {
+            b.iter(|| 1);
+            b.iter(|| 2);
+        })
+        .unwrap_err();
+    assert!(matches!(e, BenchError::TimedTwice(_)), "{e}");
+
+    let mut suite = Suite::new();
+    suite.add(id("same"), None, |b| b.iter(|| 1));
+    suite.add(id("same"), None, |b| b.iter(|| 2));
+    let e = suite.run(&h, &mut |_| {}).unwrap_err();
+    assert!(matches!(e, BenchError::DuplicateId(_)), "{e}");
+}
+
+#[test]
+fn a_suite_runs_in_order_and_reports_progress() {
+    let _serial = serial();
+    let h = Harness::new(fast());
+    let mut suite = Suite::new();
+    suite
+        .add(id("a"), Some(8), |b| b.iter(|| spin(100)))
+        .add(id("b"), Some(8), |b| b.iter(|| spin(300)));
+    assert_eq!(suite.len(), 2);
+    let mut events = Vec::new();
+    let start = Instant::now();
+    let ms = suite
+        .run(&h, &mut |p| {
+            events.push(match p {
+                Progress::Started { index, total, .. } => format!("start {index}/{total}"),
+                Progress::WarmUp { done, of } => format!("warm {done}/{of}"),
+                Progress::Measuring { done, of } if done == of => format!("measured {of}"),
+                Progress::Measuring { .. } => String::new(),
+                Progress::Fork { done, of } => format!("fork {done}/{of}"),
+                Progress::Finished {
+                    index, measurement, ..
+                } => {
+                    format!("done {index} {}", measurement.id.algorithm)
+                }
+            })
+        })
+        .unwrap();
+    events.retain(|e| !e.is_empty());
+    println!("suite of 2 in {:?}: {events:?}", start.elapsed());
+    assert_eq!(
+        events,
+        [
+            "start 0/2",
+            "warm 1/1",
+            "measured 20",
+            "done 0 a",
+            "start 1/2",
+            "warm 1/1",
+            "measured 20",
+            "done 1 b"
+        ]
+    );
+    assert_eq!(ms.len(), 2);
+    assert!(ms[1].summary.median > ms[0].summary.median);
+    assert_eq!(ms[0].id.key(), "test/a/std/rust/run/0/none");
+}
+
+#[test]
+fn ratios_between_measurements_are_called_only_outside_their_interval() {
+    let _serial = serial();
+    let validity = Harness::new(fast()).validity().clone();
+    let synthetic = |name: &str, mean_ns: f64, seed: u64, validity: &Validity| {
+        let mut rng = Rng::new(seed);
+        let samples = (0..30)
+            .map(|_| RawSample {
+                fork: 0,
+                iterations: 100,
+                ns: (100.0 * (mean_ns + 0.01 * mean_ns * rng.normal())) as u64,
+                ticks: None,
+            })
+            .collect();
+        Measurement::from_samples(id(name), &fast(), validity, Some(64), 100, samples).unwrap()
+    };
+    let a = synthetic("a", 1000.0, 1, &validity);
+    let a2 = synthetic("a2", 1000.0, 2, &validity);
+    let slower = synthetic("slower", 1030.0, 3, &validity);
+    let b = fast().bootstrap;
+    let same = a.time_ratio(&a2, &b).unwrap();
+    let diff = slower.time_ratio(&a, &b).unwrap();
+    println!("same: {:?}\n3% slower: {:?}", same.interval, diff.interval);
+    assert!(!same.is_significant(), "{:?}", same.interval);
+    assert!(
+        diff.is_significant() && diff.interval.low > 1.0,
+        "{:?}",
+        diff.interval
+    );
+    assert!(a.can_rank() && slower.can_rank(), "{:?}", a.warnings);
+}

@@ -1,0 +1,238 @@
+//! The results store: a run written to a file reads back equal; the schema is versioned;
+//! a newer schema is refused with a clear error.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use cipherlab_bench::harness::{BenchId, Measurement, Mode, RawSample, Settings, Validity};
+use cipherlab_bench::machine::MachineInfo;
+use cipherlab_bench::store::{NewRun, SCHEMA_VERSION, Store, StoreError};
+
+fn validity() -> Validity {
+    Validity {
+        timer: "wall-clock".to_string(),
+        resolution_ns: 20,
+        timer_overhead_ns: 18.5,
+        counter: Some("tsc".to_string()),
+        counter_resolution: Some(30),
+        counter_invariant: Some(true),
+        counter_ticks_per_ns: Some(2.45),
+        empty_op_ns: 0.31,
+        empty_call_ns: 41.0,
+    }
+}
+
+/// A measurement built from synthetic samples by the real summarizer.
+fn measurement(algorithm: &str, mode: Mode, with_ticks: bool, n: u64, spread: u64) -> Measurement {
+    let settings = Settings::quick().with_mode(mode);
+    let samples: Vec<RawSample> = (0..n)
+        .map(|i| RawSample {
+            fork: (i % 3) as u32,
+            iterations: 1000,
+            ns: 1_000_000 + (i * 7919) % spread + if i == 5 { 5_000_000 } else { 0 },
+            ticks: with_ticks.then_some(2_450_000 + i),
+        })
+        .collect();
+    Measurement::from_samples(
+        BenchId::new(
+            "data-type",
+            algorithm,
+            "rustcrypto",
+            "encrypt",
+            16_384,
+            "bmp",
+        ),
+        &settings,
+        &validity(),
+        Some(16_384),
+        1000,
+        samples,
+    )
+    .unwrap()
+}
+
+fn new_run(machine: MachineInfo) -> NewRun {
+    NewRun {
+        started_ms: 1_700_000_000_123,
+        command_line: "cipherlab bench --quick --study data-type".to_string(),
+        machine,
+        settings: Settings::quick(),
+        validity: validity(),
+    }
+}
+
+#[test]
+fn a_run_reads_back_equal_from_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("results.sqlite");
+    let mut machine = MachineInfo::detect();
+    machine
+        .runtimes
+        .insert("java".to_string(), "21.0.2".to_string());
+    let ms = vec![
+        measurement("aes-128-ecb", Mode::AverageTime, true, 30, 50_000),
+        measurement("des-ecb", Mode::Throughput, false, 15, 900_000),
+        measurement("rc4-128", Mode::Sample, true, 200, 10),
+    ];
+    assert!(!ms[1].warnings.is_empty(), "want a warning to round-trip");
+    let run = new_run(machine.clone());
+    let id = {
+        let mut store = Store::open(&path).unwrap();
+        store.save_run(&run, &ms, 1_700_000_009_999).unwrap()
+    };
+    // A fresh connection: everything comes from the file.
+    let store = Store::open(&path).unwrap();
+    let loaded = store.load_run(id).unwrap();
+    assert_eq!(loaded.info.id, id);
+    assert_eq!(loaded.info.started_ms, run.started_ms);
+    assert_eq!(loaded.info.finished_ms, Some(1_700_000_009_999));
+    assert_eq!(loaded.info.command_line, run.command_line);
+    assert_eq!(loaded.info.cipherlab_version, env!("CARGO_PKG_VERSION"));
+    assert_eq!(loaded.info.cpu_model, machine.cpu_model);
+    assert_eq!(loaded.info.measurements, 3);
+    assert_eq!(loaded.machine, machine);
+    assert_eq!(loaded.settings, run.settings);
+    assert_eq!(loaded.validity, run.validity);
+    assert_eq!(loaded.measurements.len(), ms.len());
+    for (got, want) in loaded.measurements.iter().zip(&ms) {
+        assert_eq!(got, want, "measurement {}", want.id);
+    }
+    let samples: usize = loaded.measurements.iter().map(|m| m.samples.len()).sum();
+    println!(
+        "round trip: 1 run, {} measurements, {samples} samples, machine {}",
+        loaded.measurements.len(),
+        loaded.machine.cpu_model
+    );
+
+    // Columns a report would query directly hold what the docs say.
+    let (median, unit, size): (f64, String, i64) = store
+        .connection()
+        .query_row(
+            "SELECT median, unit, size_bytes FROM measurements WHERE algorithm = 'aes-128-ecb'",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .unwrap();
+    assert_eq!(
+        (median, unit.as_str(), size),
+        (ms[0].summary.median, "ns/op", 16_384)
+    );
+}
+
+#[test]
+fn incremental_writes_and_listing() {
+    let mut store = Store::open_in_memory().unwrap();
+    let machine = MachineInfo::detect();
+    let a = store.begin_run(&new_run(machine.clone())).unwrap();
+    store
+        .add_measurement(
+            a,
+            &measurement("aes-128-ctr", Mode::AverageTime, true, 20, 1000),
+        )
+        .unwrap();
+    // The same benchmark twice in one run is refused (the id must be unique).
+    let dup = store.add_measurement(
+        a,
+        &measurement("aes-128-ctr", Mode::AverageTime, true, 20, 1000),
+    );
+    assert!(matches!(dup, Err(StoreError::Sqlite { .. })), "{dup:?}");
+    let b = store.begin_run(&new_run(machine)).unwrap();
+    store.finish_run_at(b, 1_700_000_100_000).unwrap();
+    let runs = store.list_runs().unwrap();
+    assert_eq!(runs.iter().map(|r| r.id).collect::<Vec<_>>(), vec![a, b]);
+    assert_eq!(runs[0].finished_ms, None, "run a was never finished");
+    assert_eq!(runs[0].measurements, 1);
+    assert_eq!(runs[1].measurements, 0);
+    assert_eq!(store.latest_run().unwrap(), Some(b));
+    // One machine row for both runs.
+    let machines: i64 = store
+        .connection()
+        .query_row("SELECT count(*) FROM machines", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(machines, 1);
+    let e = store.load_run(999).unwrap_err();
+    assert!(matches!(e, StoreError::RunNotFound { id: 999, .. }));
+    assert!(e.to_string().contains("no run 999"), "{e}");
+    assert!(store.finish_run(999).is_err());
+}
+
+#[test]
+fn schema_is_versioned_and_newer_schemas_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v.sqlite");
+    {
+        let store = Store::open(&path).unwrap();
+        assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+        let (v, description): (u32, String) = store
+            .connection()
+            .query_row(
+                "SELECT version, description FROM schema_version ORDER BY version DESC",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        assert_eq!(v, SCHEMA_VERSION);
+        assert!(!description.is_empty());
+    }
+    // Reopening does not migrate twice.
+    {
+        let store = Store::open(&path).unwrap();
+        let rows: i64 = store
+            .connection()
+            .query_row("SELECT count(*) FROM schema_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(rows, i64::from(SCHEMA_VERSION));
+    }
+    // A future cipherlab wrote version 99.
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.pragma_update(None, "user_version", 99).unwrap();
+    }
+    let e = Store::open(&path).unwrap_err();
+    let msg = e.to_string();
+    println!("newer schema: {msg}");
+    assert!(matches!(
+        e,
+        StoreError::NewerSchema {
+            found: 99,
+            supported: SCHEMA_VERSION,
+            ..
+        }
+    ));
+    assert!(
+        msg.contains("99") && msg.contains("upgrade cipherlab"),
+        "{msg}"
+    );
+    assert!(msg.contains(path.to_str().unwrap()), "{msg}");
+    // ... and the file was not touched.
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let v: u32 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(v, 99);
+}
+
+#[test]
+fn a_file_that_is_not_a_database_gives_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("notes.txt");
+    std::fs::write(
+        &path,
+        "these are not the results you are looking for\n".repeat(100),
+    )
+    .unwrap();
+    let e = Store::open(&path).unwrap_err();
+    let msg = e.to_string();
+    println!("not a database: {msg}");
+    assert!(
+        msg.contains("notes.txt") && msg.contains("CIPHERLAB_DB"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn default_path_follows_the_environment() {
+    let p = Store::default_path();
+    match std::env::var_os("CIPHERLAB_DB") {
+        Some(v) if !v.is_empty() => assert_eq!(p, std::path::PathBuf::from(v)),
+        _ => assert_eq!(p, std::path::PathBuf::from("cipherlab-results.sqlite")),
+    }
+}
