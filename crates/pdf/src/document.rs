@@ -127,6 +127,19 @@ fn collect_ef(obj: &Object, out: &mut BTreeSet<u32>) {
     }
 }
 
+/// Collects every object number referenced in `obj`.
+fn collect_refs(obj: &Object, out: &mut BTreeSet<u32>) {
+    match obj {
+        Object::Ref(n, _) => {
+            out.insert(*n);
+        }
+        Object::Array(a) => a.iter().for_each(|o| collect_refs(o, out)),
+        Object::Dict(d) => d.0.iter().for_each(|(_, v)| collect_refs(v, out)),
+        Object::Stream(s) => s.dict.0.iter().for_each(|(_, v)| collect_refs(v, out)),
+        _ => {}
+    }
+}
+
 /// Removes a /Crypt filter (and its parameters) from a stream dictionary; returns the
 /// crypt filter's name (`Identity` when /Name is absent).
 fn take_crypt_filter(d: &mut Dict) -> Option<String> {
@@ -295,6 +308,13 @@ impl<'a> Pdf<'a> {
         let id0 = self.id0().unwrap_or_default();
         match Handler::authenticate(&enc, &id0, password.unwrap_or("")) {
             Ok(x) => Ok(Some(x)),
+            Err(Error::WrongPassword(_)) if enc.r <= 4 && self.id0().is_none() => {
+                Err(Error::Damaged(format!(
+                    "the trailer has no /ID, and the file key of revision {} depends on it: no \
+                     password opens this file unless its original /ID is restored",
+                    enc.r
+                )))
+            }
             Err(Error::WrongPassword(_)) if password.is_none() => Err(Error::PasswordRequired),
             Err(e) => Err(e),
         }
@@ -361,6 +381,7 @@ impl<'a> Pdf<'a> {
         let mut offsets: HashMap<usize, u32> = HashMap::new();
         let mut containers: BTreeSet<u32> = BTreeSet::new();
         let mut compressed: Vec<(u32, u32, u32)> = Vec::new();
+        let mut lost: BTreeMap<u32, String> = BTreeMap::new();
         for (&num, e) in &self.xref.entries {
             match *e {
                 Entry::Offset { offset, .. } => {
@@ -394,7 +415,10 @@ impl<'a> Pdf<'a> {
                             }
                             doc.objects.insert(num, (id.1, obj));
                         }
-                        Err(e) => doc.warn(format!("object {num} unreadable, left out: {e}")),
+                        Err(e) => {
+                            doc.warn(format!("object {num} unreadable, left out: {e}"));
+                            lost.insert(num, e.to_string());
+                        }
                     }
                 }
                 Entry::Compressed { container, index } => {
@@ -419,6 +443,8 @@ impl<'a> Pdf<'a> {
                 doc.warn(format!(
                     "object stream {c} is missing or not a stream; its objects are lost"
                 ));
+                lost.entry(c)
+                    .or_insert_with(|| "missing or not a stream".into());
                 continue;
             };
             let mut s = s;
@@ -437,9 +463,12 @@ impl<'a> Pdf<'a> {
                 Ok(m) => {
                     members.insert(c, m);
                 }
-                Err(e) => doc.warn(format!(
-                    "object stream {c} unreadable, its objects are lost: {e}"
-                )),
+                Err(e) => {
+                    doc.warn(format!(
+                        "object stream {c} unreadable, its objects are lost: {e}"
+                    ));
+                    lost.insert(c, e.to_string());
+                }
             }
         }
         doc.had_object_streams = !members.is_empty();
@@ -454,7 +483,16 @@ impl<'a> Pdf<'a> {
                     doc.objects.insert(num, (0, o.clone()));
                     doc.compressed.insert(num);
                 }
-                None => doc.warn(format!("object {num} is not in object stream {c} as the cross-reference data says; left out")),
+                None => {
+                    let why = match lost.get(&c) {
+                        Some(e) => format!("its object stream {c} is unreadable ({e})"),
+                        None => format!(
+                            "it is not in object stream {c} as the cross-reference data says"
+                        ),
+                    };
+                    doc.warn(format!("object {num} left out: {why}"));
+                    lost.insert(num, why);
+                }
             }
         }
         if self.xref.rebuilt.is_some() {
@@ -469,6 +507,21 @@ impl<'a> Pdf<'a> {
         }
         for c in members.keys() {
             doc.objects.remove(c);
+        }
+
+        // Objects that were unreadable are fatal when the document uses them: writing the
+        // file without them would be silently wrong output.
+        if !lost.is_empty() {
+            let mut used = BTreeSet::new();
+            for (_, o) in doc.objects.values() {
+                collect_refs(o, &mut used);
+            }
+            collect_refs(&Object::Dict(self.xref.trailer.clone()), &mut used);
+            if let Some((n, why)) = lost.iter().find(|(n, _)| used.contains(*n)) {
+                return Err(Error::Damaged(format!(
+                    "object {n}, which the document uses, is unreadable: {why}"
+                )));
+            }
         }
 
         // 3. Streams: each with its crypt filter.

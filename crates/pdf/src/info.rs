@@ -1,7 +1,7 @@
 //! `pdf info`: what a file is and how it is encrypted.
 
 use crate::document::Pdf;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::object::Object;
 use crate::security::{EncryptDict, Handler};
 
@@ -109,8 +109,15 @@ pub fn info(buf: &[u8], password: Option<&str>) -> Result<Info> {
         if id0.is_none() && enc.r <= 4 {
             warnings.push("the trailer has no /ID; the empty string is used as the file ID".into());
         }
-        let id0 = id0.unwrap_or_default();
-        let empty = Handler::authenticate(&enc, &id0, "").ok();
+        let empty = match pdf.authenticate(None) {
+            Ok(x) => x,
+            Err(Error::PasswordRequired) => None,
+            Err(e) if password.is_none() => {
+                warnings.push(e.to_string());
+                None
+            }
+            Err(_) => None,
+        };
         let needs_password = empty.is_none();
         let mut e = report(
             &enc,
@@ -119,7 +126,7 @@ pub fn info(buf: &[u8], password: Option<&str>) -> Result<Info> {
         e.needs_password = needs_password;
         let opened = match password {
             Some(pw) => {
-                let (h, a) = Handler::authenticate(&enc, &id0, pw)?;
+                let (h, a) = pdf.authenticate(Some(pw))?.ok_or(Error::PasswordRequired)?;
                 e.password = Some(
                     match (a.user, a.owner) {
                         (true, true) => "user+owner",
