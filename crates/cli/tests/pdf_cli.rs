@@ -971,8 +971,18 @@ fn damaged_real_files_decrypt_correctly_or_fail_clearly() {
             b.len() - 30,
             b.len() - 1,
         ] {
-            let (o, _) = hostile(&format!("{f} cut at {cut}"), &b[..cut], Some(pw));
+            let name = format!("{f} cut at {cut}");
+            let (o, out) = hostile(&name, &b[..cut], Some(pw));
             if o.status.success() {
+                // What opens must be complete: the same text as the whole file.
+                if let (Some(want), Some(got)) =
+                    (text_of(&b, Some(pw)), text_of(out.as_ref().unwrap(), None))
+                {
+                    assert!(
+                        want == got || stderr(&o).contains("looks truncated"),
+                        "{name}: opened, the text differs, and no warning says so"
+                    );
+                }
                 ok += 1
             } else {
                 err += 1

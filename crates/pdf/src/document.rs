@@ -135,7 +135,13 @@ fn collect_refs(obj: &Object, out: &mut BTreeSet<u32>) {
         }
         Object::Array(a) => a.iter().for_each(|o| collect_refs(o, out)),
         Object::Dict(d) => d.0.iter().for_each(|(_, v)| collect_refs(v, out)),
-        Object::Stream(s) => s.dict.0.iter().for_each(|(_, v)| collect_refs(v, out)),
+        // A stream's /Length is rewritten as a direct number, so a reference there is not a use.
+        Object::Stream(s) => s
+            .dict
+            .0
+            .iter()
+            .filter(|(k, _)| k != b"Length")
+            .for_each(|(_, v)| collect_refs(v, out)),
         _ => {}
     }
 }
@@ -510,16 +516,37 @@ impl<'a> Pdf<'a> {
         }
 
         // Objects that were unreadable are fatal when the document uses them: writing the
-        // file without them would be silently wrong output.
-        if !lost.is_empty() {
-            let mut used = BTreeSet::new();
-            for (_, o) in doc.objects.values() {
+        // file without them would be silently wrong output. So are objects a rebuilt
+        // (truncated or damaged) file refers to but does not contain.
+        let mut used = BTreeSet::new();
+        for (_, o) in doc.objects.values() {
+            collect_refs(o, &mut used);
+        }
+        for k in [&b"Root"[..], b"Info"] {
+            if let Some(o) = self.xref.trailer.get(k) {
                 collect_refs(o, &mut used);
             }
-            collect_refs(&Object::Dict(self.xref.trailer.clone()), &mut used);
-            if let Some((n, why)) = lost.iter().find(|(n, _)| used.contains(*n)) {
+        }
+        if let Some((n, why)) = lost.iter().find(|(n, _)| used.contains(*n)) {
+            return Err(Error::Damaged(format!(
+                "object {n}, which the document uses, is unreadable: {why}"
+            )));
+        }
+        if self.xref.rebuilt.is_some() {
+            let missing: Vec<u32> = used
+                .iter()
+                .copied()
+                .filter(|n| !doc.objects.contains_key(n) && !containers.contains(n))
+                .filter(|n| Some(*n) != encrypt_ref)
+                .collect();
+            if let Some(first) = missing.first() {
                 return Err(Error::Damaged(format!(
-                    "object {n}, which the document uses, is unreadable: {why}"
+                    "the file is truncated or damaged: {} object{} it refers to {} missing \
+                     (first: {first}); the cross-reference table had to be rebuilt ({})",
+                    missing.len(),
+                    if missing.len() == 1 { "" } else { "s" },
+                    if missing.len() == 1 { "is" } else { "are" },
+                    self.xref.rebuilt.as_deref().unwrap_or("")
                 )));
             }
         }

@@ -409,14 +409,38 @@ pub fn read(buf: &[u8], shift: usize) -> Result<Xref> {
     let why = match startxref(buf) {
         None => "no 'startxref' at the end of the file".to_string(),
         Some(off) => match read_chain(buf, off, shift) {
-            Ok(x) if x.trailer.get(b"Root").is_some() => return Ok(x),
+            Ok(mut x) if x.trailer.get(b"Root").is_some() => {
+                // Objects after the last %%EOF: an update cut short.
+                if let Some(e) = memchr::memmem::rfind(buf, b"%%EOF") {
+                    let rest = &buf[e + 5..];
+                    if rest.iter().filter(|b| !b.is_ascii_whitespace()).count() > 16
+                        && memchr::memmem::find(rest, b"obj").is_some()
+                    {
+                        x.notes.push(format!(
+                            "the file looks truncated: {} bytes with objects follow the last \
+                             %%EOF and were ignored (an incremental update cut short?)",
+                            rest.len()
+                        ));
+                    }
+                }
+                return Ok(x);
+            }
             Ok(_) => format!("the trailer at startxref {off} has no /Root"),
             Err(e) => {
                 format!("startxref {off} does not lead to a usable cross-reference section ({e})")
             }
         },
     };
-    rebuild(buf, why)
+    let mut x = rebuild(buf, why)?;
+    let tail = &buf[buf.len().saturating_sub(1024)..];
+    if memchr::memmem::find(tail, b"%%EOF").is_none() {
+        x.notes.push(
+            "the file does not end with %%EOF: it looks truncated; what was read is the last \
+             complete revision found, and later updates may be lost"
+                .into(),
+        );
+    }
+    Ok(x)
 }
 
 #[cfg(test)]
