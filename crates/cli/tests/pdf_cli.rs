@@ -316,6 +316,25 @@ fn check_decrypt(f: &Path, pw: &str, owner: bool, out: &Path, tools: &Tools) {
         out.to_str().unwrap(),
     );
     if tools.poppler {
+        // Poppler passes passwords as UTF-8 bytes; for a non-ASCII R2-R4 password (which
+        // is PDFDocEncoded) qpdf --decrypt makes the reference.
+        let plain = out.with_extension("qpdf-ref.pdf");
+        let r6 = info_json(f, None)["encryption"]["R"].as_i64() >= Some(5);
+        let (o_s, pw, f_s) = if pw.is_ascii() || r6 {
+            (o_s, pw, f_s)
+        } else {
+            let q = Command::new("qpdf")
+                .args([
+                    &format!("--password={pw}"),
+                    "--decrypt",
+                    f_s,
+                    plain.to_str().unwrap(),
+                ])
+                .output()
+                .unwrap();
+            assert!(q.status.success(), "{name}: qpdf --decrypt: {}", stderr(&q));
+            ("-upw", "", plain.to_str().unwrap())
+        };
         let want = run_text(&["pdftotext", o_s, pw, f_s, "-"]);
         let got = run_text(&["pdftotext", out_s, "-"]);
         assert!(
@@ -992,5 +1011,252 @@ fn damaged_real_files_decrypt_correctly_or_fail_clearly() {
     let n = count.get();
     println!(
         "hostile (real files): {n} damaged files decrypted right or refused clearly; truncated: {ok} opened, {err} refused, 0 panics"
+    );
+}
+
+// ---- variants made with qpdf -------------------------------------------------------
+
+fn qpdf(args: &[&str]) {
+    let o = Command::new("qpdf").args(args).output().unwrap();
+    assert!(
+        matches!(o.status.code(), Some(0 | 3)),
+        "qpdf {args:?}: {}",
+        stderr(&o)
+    );
+}
+
+/// The embedded file `name` as qpdf extracts it (with `pw`, if any).
+fn attachment(f: &Path, name: &str, pw: Option<&str>) -> Vec<u8> {
+    let mut c = Command::new("qpdf");
+    if let Some(p) = pw {
+        c.arg(format!("--password={p}"));
+    }
+    let o = c
+        .arg(format!("--show-attachment={name}"))
+        .arg(f)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "qpdf --show-attachment: {}", stderr(&o));
+    o.stdout
+}
+
+fn pdfinfo_xmp(f: &Path, opt: Option<(&str, &str)>) -> Vec<u8> {
+    let mut c = Command::new("pdfinfo");
+    if let Some((o, p)) = opt {
+        c.args([o, p]);
+    }
+    c.arg("-meta").arg(f).output().unwrap().stdout
+}
+
+#[test]
+fn qpdf_made_variants_decrypt() {
+    let Some(dir) = shared() else {
+        println!("SKIP: ../shared/pdf is missing");
+        return;
+    };
+    let t = tools();
+    if !t.qpdf || !t.poppler {
+        println!("SKIP: qpdf and poppler-utils are needed to make and check the variants");
+        return;
+    }
+    let tmp = tmpdir();
+    let p = |n: &str| tmp.path().join(n);
+    let s = |n: &str| dir.join(n).to_str().unwrap().to_string();
+    let mut n = 0;
+    // (name, input, qpdf encryption args, user pw, owner pw, expected V, R, CFM, EncryptMetadata)
+    let pdfa = s("text-pdfa-ghostscript-1.4.pdf");
+    let att = s("attachment-pypdf.pdf");
+    let four = s("text-pdflatex-4-pages.pdf");
+    let cases: Vec<(&str, String, Vec<&str>, &str, &str, i64, i64, &str, bool)> = vec![
+        (
+            "r4-aes-cleartext-metadata",
+            pdfa.clone(),
+            vec!["128", "--use-aes=y", "--cleartext-metadata"],
+            "u",
+            "o",
+            4,
+            4,
+            "AESV2",
+            false,
+        ),
+        (
+            "r6-cleartext-metadata",
+            pdfa.clone(),
+            vec!["256", "--cleartext-metadata"],
+            "u",
+            "o",
+            5,
+            6,
+            "AESV3",
+            false,
+        ),
+        (
+            "r4-rc4-crypt-filters",
+            four.clone(),
+            vec!["128", "--use-aes=n", "--force-V4"],
+            "u",
+            "o",
+            4,
+            4,
+            "V2",
+            true,
+        ),
+        (
+            "r4-rc4-cleartext-metadata",
+            pdfa.clone(),
+            vec!["128", "--use-aes=n", "--force-V4", "--cleartext-metadata"],
+            "u",
+            "o",
+            4,
+            4,
+            "V2",
+            false,
+        ),
+        (
+            "r5-aes256",
+            four.clone(),
+            vec!["256", "--force-R5"],
+            "u",
+            "o",
+            5,
+            5,
+            "AESV3",
+            true,
+        ),
+        (
+            "r6-attachment",
+            att.clone(),
+            vec!["256"],
+            "u",
+            "o",
+            5,
+            6,
+            "AESV3",
+            true,
+        ),
+        (
+            "r4-attachment",
+            att.clone(),
+            vec!["128", "--use-aes=y"],
+            "u",
+            "o",
+            4,
+            4,
+            "AESV2",
+            true,
+        ),
+        (
+            "r3-attachment",
+            att.clone(),
+            vec!["128", "--use-aes=n"],
+            "u",
+            "o",
+            2,
+            3,
+            "",
+            true,
+        ),
+        (
+            "r3-latin1-password",
+            four.clone(),
+            vec!["128", "--use-aes=n"],
+            "\u{e9}t\u{e9}",
+            "\u{fc}ber",
+            2,
+            3,
+            "",
+            true,
+        ),
+        (
+            "r6-unicode-password",
+            four.clone(),
+            vec!["256"],
+            "\u{3b1}\u{3b2}\u{3b3} \u{fc}",
+            "\u{5bc6}\u{7801}",
+            5,
+            6,
+            "AESV3",
+            true,
+        ),
+    ];
+    for (name, input, enc_args, u, o, v, r, cfm, em) in cases {
+        let f = p(&format!("{name}.pdf"));
+        let mut a = vec!["--allow-weak-crypto", "--encrypt", u, o];
+        a.extend(enc_args.iter().copied());
+        a.extend(["--", &input, f.to_str().unwrap()]);
+        qpdf(&a);
+        let j = info_json(&f, Some(o));
+        let e = &j["encryption"];
+        assert_eq!(
+            (e["V"].as_i64(), e["R"].as_i64()),
+            (Some(v), Some(r)),
+            "{name}"
+        );
+        assert_eq!(e["EncryptMetadata"].as_bool(), Some(em), "{name}");
+        if !cfm.is_empty() {
+            let stmf = e["StmF"].as_str().unwrap();
+            let cf = e["crypt_filters"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|c| c["name"] == stmf)
+                .unwrap();
+            assert_eq!(cf["CFM"].as_str(), Some(cfm), "{name}");
+        }
+        for (pw, owner, opt) in [(u, false, "-upw"), (o, true, "-opw")] {
+            let out = p(&format!("{name}-{opt}.pdf"));
+            check_decrypt(&f, pw, owner, &out, &t);
+            // Against the unencrypted input: poppler 22.12 and mupdf 1.21 wrongly decrypt a
+            // cleartext (EncryptMetadata false) metadata stream; qpdf agrees with us.
+            assert_eq!(
+                pdfinfo_xmp(Path::new(&input), None),
+                pdfinfo_xmp(&out, None),
+                "{name}: XMP metadata differs from the unencrypted input's"
+            );
+            if input == att {
+                assert_eq!(
+                    attachment(&f, "image.png", Some(pw)),
+                    attachment(&out, "image.png", None),
+                    "{name}: embedded file differs"
+                );
+            }
+            n += 1;
+        }
+    }
+    // SASLprep (RFC 4013) for R6: U+00A0 maps to a space, U+00AD to nothing.
+    let f = p("r6-space.pdf");
+    qpdf(&[
+        "--encrypt",
+        "a b",
+        "own",
+        "256",
+        "--",
+        &four,
+        f.to_str().unwrap(),
+    ]);
+    let base = p("r6-space-base.pdf");
+    check_decrypt(&f, "a b", false, &base, &t);
+    // Poppler does not SASLprep, so the other spellings are checked against this output.
+    for pw in ["a\u{a0}b", "a\u{ad} b"] {
+        let out = p("r6-space-out.pdf");
+        let o = cl(&[
+            "pdf",
+            "decrypt",
+            f.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--password",
+            pw,
+            "--force",
+        ]);
+        assert!(o.status.success(), "SASLprep {pw:?}: {}", stderr(&o));
+        assert!(
+            std::fs::read(&out).unwrap() == std::fs::read(&base).unwrap(),
+            "SASLprep {pw:?}"
+        );
+        n += 1;
+    }
+    println!(
+        "qpdf-made variants: {n} decryptions (EncryptMetadata false, R4 RC4 crypt filters, R5, embedded files, Latin-1, Unicode and SASLprep'd passwords) equal to poppler's reading and qpdf's attachments"
     );
 }

@@ -66,6 +66,9 @@ impl Document {
 
 /// Finds `%PDF-x.y` in the first KiB.
 fn header(buf: &[u8]) -> Result<(usize, String)> {
+    if buf.is_empty() {
+        return Err(Error::NotPdf("the file is empty".into()));
+    }
     let head = &buf[..buf.len().min(1024)];
     let Some(p) = memchr::memmem::find(head, b"%PDF-") else {
         return Err(Error::NotPdf(format!(
