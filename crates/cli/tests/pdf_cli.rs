@@ -1067,7 +1067,18 @@ fn qpdf_made_variants_decrypt() {
     let pdfa = s("text-pdfa-ghostscript-1.4.pdf");
     let att = s("attachment-pypdf.pdf");
     let four = s("text-pdflatex-4-pages.pdf");
-    let cases: Vec<(&str, String, Vec<&str>, &str, &str, i64, i64, &str, bool)> = vec![
+    type Case<'a> = (
+        &'a str,
+        String,
+        Vec<&'a str>,
+        &'a str,
+        &'a str,
+        i64,
+        i64,
+        &'a str,
+        bool,
+    );
+    let cases: Vec<Case> = vec![
         (
             "r4-aes-cleartext-metadata",
             pdfa.clone(),
