@@ -1271,3 +1271,182 @@ fn qpdf_made_variants_decrypt() {
         "qpdf-made variants: {n} decryptions (EncryptMetadata false, R4 RC4 crypt filters, R5, embedded files, Latin-1, Unicode and SASLprep'd passwords) equal to poppler's reading and qpdf's attachments"
     );
 }
+
+// ---- /EFF and per-stream /Crypt filters, crafted ------------------------------------
+
+/// Makes an R4 file whose embedded file is encrypted with its own RC4 crypt filter (/EFF)
+/// while other streams use AESV2, and which holds a stream with an /Identity /Crypt filter;
+/// checks the file with qpdf, then our decryption of it.
+#[test]
+fn embedded_file_filter_and_identity_crypt_filter() {
+    use cipherlab_pdf::object::{ObjId, Object};
+    use cipherlab_pdf::security::{Cfm, CryptFilter};
+    let Some(dir) = shared() else {
+        println!("SKIP: ../shared/pdf is missing");
+        return;
+    };
+    if !have("qpdf") {
+        println!("SKIP: qpdf is needed to make and check this file");
+        return;
+    }
+    let tmp = tmpdir();
+    let p = |n: &str| tmp.path().join(n);
+    let src = dir.join("attachment-pypdf.pdf");
+    let r4 = p("r4.pdf");
+    qpdf(&[
+        "--encrypt",
+        "u",
+        "o",
+        "128",
+        "--use-aes=y",
+        "--",
+        src.to_str().unwrap(),
+        r4.to_str().unwrap(),
+    ]);
+    let want_att = attachment(&src, "image.png", None);
+    let b = std::fs::read(&r4).unwrap();
+
+    // Our reader finds the embedded file stream and the file key.
+    let pdf = cipherlab_pdf::Pdf::parse(&b).unwrap();
+    let (h, _) = pdf.authenticate(Some("u")).unwrap().unwrap();
+    let doc = pdf.load(Some(&h)).unwrap();
+    let (&ef_num, _) = doc
+        .objects
+        .iter()
+        .find(|(_, (_, o))| o.dict().is_some_and(|d| d.has_type(b"EmbeddedFile")))
+        .unwrap();
+    let Object::Stream(plain) = &doc.objects[&ef_num].1 else {
+        panic!()
+    };
+    let Some(Object::Ref(enc_num, _)) = pdf.xref.trailer.get(b"Encrypt") else {
+        panic!()
+    };
+    let size = pdf.xref.trailer.int(b"Size").unwrap() as u32;
+
+    // The embedded file, re-encrypted with RC4 (/V2) -- RC4 is its own inverse.
+    let rc4 = CryptFilter {
+        name: "EFFRC4".into(),
+        cfm: Cfm::Rc4,
+        length: Some(16),
+        auth_event: None,
+    };
+    let id: ObjId = (ef_num, 0);
+    let (rc4_data, _) = h.decrypt(&rc4, id, &plain.data);
+    let head = format!("\n{ef_num} 0 obj\n");
+    let k = b
+        .windows(head.len())
+        .position(|w| w == head.as_bytes())
+        .unwrap()
+        + head.len();
+    let st = k + b[k..].windows(6).position(|w| w == b"stream").unwrap();
+    let dict = String::from_utf8_lossy(&b[k..st]).into_owned();
+    let l = dict.find("/Length ").unwrap() + 8;
+    let le = l + dict[l..].find(|c: char| !c.is_ascii_digit()).unwrap();
+    let dict = format!("{}{}{}", &dict[..l], rc4_data.len(), &dict[le..]);
+    let mut ef_obj = dict.into_bytes();
+    ef_obj.extend_from_slice(b"stream\n");
+    ef_obj.extend_from_slice(&rc4_data);
+    ef_obj.extend_from_slice(b"\nendstream");
+    // The /Encrypt dictionary with /EFF.
+    let head = format!("\n{enc_num} 0 obj\n");
+    let k = b
+        .windows(head.len())
+        .position(|w| w == head.as_bytes())
+        .unwrap()
+        + head.len();
+    let e = k + b[k..].windows(6).position(|w| w == b"endobj").unwrap();
+    let enc = String::from_utf8_lossy(&b[k..e]).into_owned();
+    let enc = enc
+        .replacen(
+            "/CF <<",
+            "/CF << /EFFRC4 << /CFM /V2 /Length 16 /AuthEvent /EFOpen >>",
+            1,
+        )
+        .replacen("<<", "<< /EFF /EFFRC4", 1);
+    assert!(enc.contains("/EFFRC4 << /CFM /V2"), "{enc}");
+    // A stream stored in clear with the /Identity crypt filter.
+    let clear = b"This stream is stored in clear under the Identity crypt filter.";
+    let mut id_obj = format!(
+        "<< /Length {} /Filter [/Crypt] /DecodeParms [<< /Type /CryptFilterDecodeParms /Name /Identity >>] >>\nstream\n",
+        clear.len()
+    )
+    .into_bytes();
+    id_obj.extend_from_slice(clear);
+    id_obj.extend_from_slice(b"\nendstream");
+    let crafted = append_update(
+        &b,
+        &[
+            (*enc_num, enc.as_bytes()),
+            (ef_num, &ef_obj[..]),
+            (size, &id_obj[..]),
+        ],
+        |t| {
+            replace_once(
+                &t,
+                format!("/Size {size}").as_bytes(),
+                format!("/Size {}", size + 1).as_bytes(),
+            )
+        },
+    );
+    let cf = p("crafted.pdf");
+    std::fs::write(&cf, &crafted).unwrap();
+
+    // qpdf reads the clear stream as we wrote it. (For the attachment, qpdf 11.3, poppler
+    // 22.12 and mupdf 1.21 all apply /StmF (AESV2) rather than /EFF to this file, so the
+    // unencrypted original is the reference.)
+    let q = Command::new("qpdf")
+        .args([
+            "--password=u",
+            &format!("--show-object={size}"),
+            "--filtered-stream-data",
+            cf.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        q.stdout,
+        clear,
+        "qpdf reads the /Identity stream: {}",
+        stderr(&q)
+    );
+    let j = info_json(&cf, None);
+    assert_eq!(j["encryption"]["EFF"].as_str(), Some("EFFRC4"));
+
+    // Ours, with the user and the owner password.
+    for pw in ["u", "o"] {
+        let out = p("out.pdf");
+        let o = cl(&[
+            "pdf",
+            "decrypt",
+            cf.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--password",
+            pw,
+            "--force",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(
+            attachment(&out, "image.png", None),
+            want_att,
+            "embedded file through /EFF"
+        );
+        let ob = std::fs::read(&out).unwrap();
+        let pdf = cipherlab_pdf::Pdf::parse(&ob).unwrap();
+        let doc = pdf.load(None).unwrap();
+        let Object::Stream(s) = &doc.objects[&size].1 else {
+            panic!()
+        };
+        assert_eq!(s.data, clear, "identity stream");
+        assert!(
+            s.dict.get(b"Filter").is_none() && s.dict.get(b"DecodeParms").is_none(),
+            "/Crypt filter removed"
+        );
+        if have("pdftotext") {
+            assert_eq!(text_of(&ob, None), text_of(&b, Some("u")), "text");
+        }
+    }
+    println!(
+        "crafted: /EFF (RC4 embedded file, AESV2 elsewhere) and an /Identity /Crypt stream (qpdf reads it as written), decrypted with both passwords"
+    );
+}
