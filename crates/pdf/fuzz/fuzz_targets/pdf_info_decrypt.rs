@@ -7,7 +7,8 @@ use libfuzzer_sys::fuzz_target;
 fuzz_target!(|data: &[u8]| {
     let _ = cipherlab_pdf::info(data, None);
     let _ = cipherlab_pdf::info(data, Some("user"));
-    let out = cipherlab_pdf::decrypt(data, None).or_else(|_| cipherlab_pdf::decrypt(data, Some("user")));
+    let out =
+        cipherlab_pdf::decrypt(data, None).or_else(|_| cipherlab_pdf::decrypt(data, Some("user")));
     if let Ok(d) = out {
         // What we write must read back, unencrypted, with the same objects.
         match cipherlab_pdf::decrypt(&d.bytes, None) {
