@@ -160,7 +160,16 @@ pub fn write(doc: &Document, layout: Layout) -> Vec<u8> {
         if let Some(first) = data.get_mut(1 + w1..3 + w1) {
             first.copy_from_slice(&[0xff, 0xff]); // object 0: free, generation 65535
         }
-        let data = filters::deflate(&data);
+        // PNG "Up" predictor: offsets grow steadily, so row differences compress far better.
+        let row = 3 + w1;
+        let mut predicted = Vec::with_capacity(data.len() + data.len() / row);
+        let mut prev = vec![0u8; row];
+        for r in data.chunks_exact(row) {
+            predicted.push(2);
+            predicted.extend(r.iter().zip(&prev).map(|(a, b)| a.wrapping_sub(*b)));
+            prev.copy_from_slice(r);
+        }
+        let data = filters::deflate(&predicted);
         let mut d = Dict::new();
         d.set(b"Type", Object::Name(b"XRef".to_vec()));
         d.set(b"Size", Object::Int(size as i64));
@@ -172,6 +181,10 @@ pub fn write(doc: &Document, layout: Layout) -> Vec<u8> {
             d.set(k, v.clone());
         }
         d.set(b"Filter", Object::Name(b"FlateDecode".to_vec()));
+        let mut parms = Dict::new();
+        parms.set(b"Columns", Object::Int(row as i64));
+        parms.set(b"Predictor", Object::Int(12));
+        d.set(b"DecodeParms", Object::Dict(parms));
         d.set(b"Length", Object::Int(data.len() as i64));
         write_stream_object(&mut out, xnum, 0, &d, &data);
         let _ = write!(out, "startxref\n{xoff}\n%%EOF\n");
