@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 
 mod list;
+mod pdf;
 mod registry;
 mod vectors;
 
@@ -30,6 +31,8 @@ enum Command {
     /// {"error":".."} and the run goes on; the exit code is non-zero only when a line is not
     /// JSON at all.
     Vectors(vectors::Args),
+    /// PDF files: `info` (encryption, permissions, passwords) and `decrypt`.
+    Pdf(pdf::Args),
 }
 
 fn main() -> ExitCode {
@@ -37,6 +40,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::List(args) => list::run(&args),
         Command::Vectors(args) => vectors::run(&args),
+        Command::Pdf(args) => pdf::run(&args),
     };
     match result {
         Ok(code) => code,

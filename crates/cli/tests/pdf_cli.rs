@@ -1,0 +1,1452 @@
+//! `cipherlab pdf info` and `cipherlab pdf decrypt` end to end, checked against qpdf,
+//! poppler (pdftotext, pdfinfo, pdftoppm) and the table of ../shared/pdf/README.md.
+//! Each test prints SKIP when a tool or ../shared/pdf is missing; the synthetic hostile
+//! inputs run everywhere.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_cipherlab")
+}
+
+fn shared() -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/pdf");
+    p.join("README.md").exists().then_some(p)
+}
+
+fn have(tool: &str) -> bool {
+    Command::new(tool).arg("-v").output().is_ok()
+}
+
+fn tmpdir() -> tempfile::TempDir {
+    tempfile::tempdir().unwrap()
+}
+
+fn cl(args: &[&str]) -> Output {
+    Command::new(bin())
+        .args(args)
+        .output()
+        .expect("run cipherlab")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A run must end with success or a clean error (exit 2 with "cipherlab: error:"),
+/// never a panic (exit 101) or a signal.
+fn assert_clean(o: &Output, what: &str) {
+    let e = stderr(o);
+    assert!(!e.contains("panicked"), "{what}: panic: {e}");
+    match o.status.code() {
+        Some(0) => {}
+        Some(2) => assert!(
+            e.contains("cipherlab: error:"),
+            "{what}: exit 2 without an error message: {e}"
+        ),
+        c => panic!("{what}: exit {c:?}: {e}"),
+    }
+}
+
+/// One row of the README table.
+#[derive(Debug, Clone)]
+struct Row {
+    file: String,
+    bytes: u64,
+    structure: String,
+    enc: Option<Enc>,
+    user: Option<String>,
+    owner: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+struct Enc {
+    v: i64,
+    r: i64,
+    length: i64,
+    cfm: Option<String>,
+    p: i64,
+    em: bool,
+}
+
+fn unquote(s: &str) -> Option<String> {
+    let s = s.trim();
+    if s == "(empty)" {
+        return Some(String::new());
+    }
+    s.strip_prefix('`')
+        .and_then(|s| s.strip_suffix('`'))
+        .map(str::to_string)
+}
+
+fn readme_rows(dir: &Path) -> Vec<Row> {
+    let text = std::fs::read_to_string(dir.join("README.md")).unwrap();
+    let mut rows = Vec::new();
+    for line in text.lines().filter(|l| l.starts_with("| `")) {
+        let c: Vec<&str> = line.split('|').map(str::trim).collect();
+        // "", file, bytes, hdr, pages, structure, encryption, user, owner, ""
+        assert!(c.len() >= 9, "README row: {line}");
+        let enc = (c[6] != "-").then(|| {
+            let mut e = Enc {
+                v: 0,
+                r: 0,
+                length: 0,
+                cfm: None,
+                p: 0,
+                em: true,
+            };
+            for t in c[6].split_whitespace() {
+                let int = |s: &str| s.parse::<i64>().unwrap();
+                if let Some(v) = t.strip_prefix("V=") {
+                    e.v = int(v);
+                } else if let Some(v) = t.strip_prefix("R=") {
+                    e.r = int(v);
+                } else if let Some(v) = t.strip_prefix("Length=") {
+                    e.length = int(v);
+                } else if let Some(v) = t.strip_prefix("P=") {
+                    e.p = int(v);
+                } else if let Some(v) = t.strip_prefix("CFM=") {
+                    e.cfm = (!v.starts_with("(none")).then(|| v.to_string());
+                } else if let Some(v) = t.strip_prefix("EncryptMetadata=") {
+                    e.em = v.starts_with("true");
+                }
+            }
+            e
+        });
+        rows.push(Row {
+            file: c[1].trim_matches('`').to_string(),
+            bytes: c[2].parse().unwrap(),
+            structure: c[5].to_string(),
+            enc,
+            user: unquote(c[7]),
+            owner: unquote(c[8]),
+        });
+    }
+    assert!(rows.len() >= 30, "README table has {} rows", rows.len());
+    rows
+}
+
+fn info_json(file: &Path, password: Option<&str>) -> Value {
+    let mut args = vec!["pdf", "info", "--json", file.to_str().unwrap()];
+    if let Some(p) = password {
+        args.extend(["--password", p]);
+    }
+    let o = cl(&args);
+    assert!(
+        o.status.success(),
+        "info {}: {}",
+        file.display(),
+        stderr(&o)
+    );
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+#[test]
+fn info_reports_what_the_readme_table_says() {
+    let Some(dir) = shared() else {
+        println!("SKIP: ../shared/pdf is missing");
+        return;
+    };
+    let rows = readme_rows(&dir);
+    let (mut checked, mut enc_checked, mut pw_checked) = (0, 0, 0);
+    for row in &rows {
+        let f = dir.join(&row.file);
+        assert_eq!(
+            std::fs::metadata(&f).unwrap().len(),
+            row.bytes,
+            "{}",
+            row.file
+        );
+        let j = info_json(&f, None);
+        assert_eq!(
+            j["encrypted"],
+            Value::Bool(row.enc.is_some()),
+            "{}",
+            row.file
+        );
+        if row.structure.contains("in ObjStm") {
+            assert!(
+                j["objects_in_object_streams"].as_u64().unwrap() > 0,
+                "{}",
+                row.file
+            );
+        }
+        if row.structure.contains("xref stream") {
+            assert_eq!(j["xref_stream"], Value::Bool(true), "{}", row.file);
+        }
+        checked += 1;
+        let Some(e) = &row.enc else { continue };
+        let je = &j["encryption"];
+        assert_eq!(je["V"].as_i64(), Some(e.v), "{} V", row.file);
+        assert_eq!(je["R"].as_i64(), Some(e.r), "{} R", row.file);
+        assert_eq!(je["Length"].as_i64(), Some(e.length), "{} Length", row.file);
+        assert_eq!(je["P"].as_i64(), Some(e.p), "{} P", row.file);
+        assert_eq!(
+            je["EncryptMetadata"].as_bool(),
+            Some(e.em),
+            "{} EncryptMetadata",
+            row.file
+        );
+        let filters = je["crypt_filters"].as_array().unwrap();
+        match &e.cfm {
+            None => assert!(filters.is_empty(), "{}: V<4 has no /CF", row.file),
+            Some(cfm) => {
+                let stmf = je["StmF"].as_str().unwrap();
+                let f = filters.iter().find(|f| f["name"] == stmf).unwrap();
+                assert_eq!(f["CFM"].as_str(), Some(cfm.as_str()), "{} CFM", row.file);
+            }
+        }
+        // Permission words agree with the bits of P.
+        let perms = je["permissions"].as_object().unwrap();
+        assert_eq!(
+            perms["print"].as_bool(),
+            Some(e.p & 4 != 0),
+            "{} print",
+            row.file
+        );
+        assert_eq!(
+            perms["copy"].as_bool(),
+            Some(e.p & 16 != 0),
+            "{} copy",
+            row.file
+        );
+        assert_eq!(
+            je["needs_password"].as_bool(),
+            Some(row.user.as_deref() != Some("")),
+            "{} needs_password",
+            row.file
+        );
+        enc_checked += 1;
+        if let Some(u) = &row.user {
+            let j = info_json(&f, Some(u));
+            let said = j["encryption"]["password"].as_str().unwrap().to_string();
+            assert!(
+                said.starts_with("user"),
+                "{}: user password reported as {said}",
+                row.file
+            );
+            pw_checked += 1;
+        }
+        if let Some(o) = &row.owner {
+            let j = info_json(&f, Some(o));
+            let said = j["encryption"]["password"].as_str().unwrap().to_string();
+            assert!(
+                said.contains("owner"),
+                "{}: owner password reported as {said}",
+                row.file
+            );
+            pw_checked += 1;
+        }
+    }
+    println!(
+        "info: {checked} files checked against the README table, {enc_checked} encrypted, \
+         {pw_checked} passwords identified"
+    );
+}
+
+fn run_text(args: &[&str]) -> Vec<u8> {
+    let o = Command::new(args[0]).args(&args[1..]).output().unwrap();
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    o.stdout
+}
+
+/// pdfinfo's document-information lines (strings: decrypted /Info).
+fn pdfinfo_meta(args: &[&str]) -> Vec<String> {
+    let out = run_text(args);
+    String::from_utf8_lossy(&out)
+        .lines()
+        .filter(|l| {
+            [
+                "Title:",
+                "Subject:",
+                "Keywords:",
+                "Author:",
+                "Creator:",
+                "Producer:",
+                "CreationDate:",
+                "ModDate:",
+                "Pages:",
+            ]
+            .iter()
+            .any(|k| l.starts_with(k))
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+/// Decrypts `f` with `pw` into `out` and checks the result against poppler and qpdf
+/// reading the original with the same password.
+fn check_decrypt(f: &Path, pw: &str, owner: bool, out: &Path, tools: &Tools) {
+    let name = f.file_name().unwrap().to_string_lossy().into_owned();
+    let o = cl(&[
+        "pdf",
+        "decrypt",
+        f.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--password",
+        pw,
+        "--force",
+    ]);
+    assert!(o.status.success(), "decrypt {name}: {}", stderr(&o));
+    let e = stderr(&o);
+    assert!(
+        e.contains("was not encrypted")
+            || e.contains(if owner {
+                "owner password"
+            } else {
+                "user password"
+            }),
+        "{name}: {e}"
+    );
+    let j = info_json(out, None);
+    assert_eq!(
+        j["encrypted"],
+        Value::Bool(false),
+        "{name}: output still encrypted"
+    );
+    let (o_s, f_s, out_s) = (
+        if owner { "-opw" } else { "-upw" },
+        f.to_str().unwrap(),
+        out.to_str().unwrap(),
+    );
+    if tools.poppler {
+        // Poppler passes passwords as UTF-8 bytes; for a non-ASCII R2-R4 password (which
+        // is PDFDocEncoded) qpdf --decrypt makes the reference.
+        let plain = out.with_extension("qpdf-ref.pdf");
+        let r6 = info_json(f, None)["encryption"]["R"].as_i64() >= Some(5);
+        let (o_s, pw, f_s) = if pw.is_ascii() || r6 {
+            (o_s, pw, f_s)
+        } else {
+            let q = Command::new("qpdf")
+                .args([
+                    &format!("--password={pw}"),
+                    "--decrypt",
+                    f_s,
+                    plain.to_str().unwrap(),
+                ])
+                .output()
+                .unwrap();
+            assert!(q.status.success(), "{name}: qpdf --decrypt: {}", stderr(&q));
+            ("-upw", "", plain.to_str().unwrap())
+        };
+        let want = run_text(&["pdftotext", o_s, pw, f_s, "-"]);
+        let got = run_text(&["pdftotext", out_s, "-"]);
+        assert!(
+            want == got,
+            "{name}: text differs from pdftotext {o_s} of the original"
+        );
+        let want = pdfinfo_meta(&["pdfinfo", o_s, pw, f_s]);
+        let got = pdfinfo_meta(&["pdfinfo", out_s]);
+        assert_eq!(want, got, "{name}: document information differs");
+        let want = run_text(&[
+            "pdftoppm", o_s, pw, "-r", "24", "-f", "1", "-l", "1", "-gray", f_s,
+        ]);
+        let got = run_text(&["pdftoppm", "-r", "24", "-f", "1", "-l", "1", "-gray", out_s]);
+        assert!(want == got, "{name}: page 1 renders differently");
+    }
+    if tools.qpdf {
+        let q = Command::new("qpdf")
+            .args(["--check", out_s])
+            .output()
+            .unwrap();
+        assert_eq!(
+            q.status.code(),
+            Some(0),
+            "{name}: qpdf --check: {}{}",
+            String::from_utf8_lossy(&q.stdout),
+            stderr(&q)
+        );
+    }
+}
+
+struct Tools {
+    poppler: bool,
+    qpdf: bool,
+}
+
+fn tools() -> Tools {
+    let t = Tools {
+        poppler: have("pdftotext") && have("pdfinfo") && have("pdftoppm"),
+        qpdf: have("qpdf"),
+    };
+    if !t.poppler {
+        println!(
+            "SKIP: poppler-utils missing; text, metadata and rendering checks skipped (.ci/setup installs it)"
+        );
+    }
+    if !t.qpdf {
+        println!("SKIP: qpdf missing; qpdf --check skipped (.ci/setup installs it)");
+    }
+    t
+}
+
+#[test]
+fn every_encrypted_file_decrypts_with_user_and_owner_password() {
+    let Some(dir) = shared() else {
+        println!("SKIP: ../shared/pdf is missing");
+        return;
+    };
+    let t = tools();
+    let tmp = tmpdir();
+    let (mut user, mut owner) = (0, 0);
+    for row in readme_rows(&dir).iter().filter(|r| r.enc.is_some()) {
+        let f = dir.join(&row.file);
+        if let Some(u) = &row.user {
+            check_decrypt(&f, u, false, &tmp.path().join("u.pdf"), &t);
+            user += 1;
+        }
+        if let Some(o) = &row.owner {
+            check_decrypt(&f, o, true, &tmp.path().join("o.pdf"), &t);
+            owner += 1;
+        }
+    }
+    assert!(user >= 16 && owner >= 15, "user {user}, owner {owner}");
+    println!(
+        "decrypt: {user} files with the user password, {owner} with the owner password; \
+         text, /Info, page-1 rendering{} equal to the original's",
+        if t.qpdf { " and qpdf --check" } else { "" }
+    );
+}
+
+#[test]
+fn unencrypted_files_are_rewritten_faithfully_and_compactly() {
+    let Some(dir) = shared() else {
+        println!("SKIP: ../shared/pdf is missing");
+        return;
+    };
+    let t = tools();
+    let tmp = tmpdir();
+    let mut n = 0;
+    for row in readme_rows(&dir) {
+        let f = dir.join(&row.file);
+        let out = tmp.path().join("r.pdf");
+        if row.enc.is_none() {
+            check_decrypt(
+                &f,
+                "",
+                false,
+                &out,
+                &Tools {
+                    poppler: t.poppler,
+                    qpdf: t.qpdf,
+                },
+            );
+        } else {
+            let pw = row.user.clone().unwrap_or_default();
+            let o = cl(&[
+                "pdf",
+                "decrypt",
+                f.to_str().unwrap(),
+                "-o",
+                out.to_str().unwrap(),
+                "--password",
+                &pw,
+                "--force",
+            ]);
+            assert!(o.status.success(), "{}", stderr(&o));
+        }
+        // Size: never more than 2% (+2 KiB) above the input; object streams kept.
+        let size = std::fs::metadata(&out).unwrap().len();
+        assert!(
+            size <= row.bytes + row.bytes / 50 + 2048,
+            "{}: output {size} bytes, input {}",
+            row.file,
+            row.bytes
+        );
+        let j = info_json(&out, None);
+        if row.structure.contains("in ObjStm") {
+            assert!(
+                j["objects_in_object_streams"].as_u64().unwrap() > 0,
+                "{}: object streams dropped",
+                row.file
+            );
+            assert_eq!(j["xref_stream"], Value::Bool(true), "{}", row.file);
+        }
+        println!("size: {} {} -> {size} bytes", row.file, row.bytes);
+        n += 1;
+    }
+    println!("rewrite: {n} files, all within 2% of their input size");
+}
+
+#[test]
+fn wrong_password_is_a_clear_error_and_writes_nothing() {
+    let Some(dir) = shared() else {
+        println!("SKIP: ../shared/pdf is missing");
+        return;
+    };
+    let tmp = tmpdir();
+    let out = tmp.path().join("never.pdf");
+    let mut n = 0;
+    for row in readme_rows(&dir).iter().filter(|r| r.enc.is_some()) {
+        let f = dir.join(&row.file);
+        let f = f.to_str().unwrap();
+        let o = cl(&[
+            "pdf",
+            "decrypt",
+            f,
+            "-o",
+            out.to_str().unwrap(),
+            "--password",
+            "not-the-password",
+        ]);
+        assert_clean(&o, &row.file);
+        assert_eq!(
+            o.status.code(),
+            Some(2),
+            "{}: wrong password accepted",
+            row.file
+        );
+        assert!(
+            stderr(&o).contains("wrong password"),
+            "{}: {}",
+            row.file,
+            stderr(&o)
+        );
+        assert!(
+            !out.exists(),
+            "{}: output written despite the error",
+            row.file
+        );
+        let o = cl(&["pdf", "info", f, "--password", "not-the-password"]);
+        assert_eq!(o.status.code(), Some(2), "{}", row.file);
+        assert!(stderr(&o).contains("wrong password"), "{}", row.file);
+        if row.user.as_deref() != Some("") {
+            let o = cl(&["pdf", "decrypt", f, "-o", out.to_str().unwrap()]);
+            assert_eq!(o.status.code(), Some(2), "{}", row.file);
+            assert!(
+                stderr(&o).contains("needs a password"),
+                "{}: {}",
+                row.file,
+                stderr(&o)
+            );
+        }
+        n += 1;
+    }
+    println!("wrong password: {n} files refuse it, nothing written");
+}
+
+#[test]
+fn existing_output_needs_force() {
+    let tmp = tmpdir();
+    let input = tmp.path().join("in.pdf");
+    std::fs::write(&input, minimal_pdf()).unwrap();
+    let out = tmp.path().join("out.pdf");
+    std::fs::write(&out, b"keep me").unwrap();
+    let o = cl(&[
+        "pdf",
+        "decrypt",
+        input.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--force"), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&out).unwrap(), b"keep me");
+    let o = cl(&[
+        "pdf",
+        "decrypt",
+        input.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--force",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(std::fs::read(&out).unwrap().starts_with(b"%PDF-"));
+    // No temporary files left behind.
+    let left: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().collect();
+    assert_eq!(left.len(), 2);
+}
+
+// ---- hostile input ---------------------------------------------------------------
+
+/// A classic PDF from object bodies (object i+1 = bodies[i]) with a correct xref table.
+fn build_pdf(bodies: &[&str], trailer_extra: &str) -> Vec<u8> {
+    let mut f = b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n".to_vec();
+    let mut offs = Vec::new();
+    for (i, b) in bodies.iter().enumerate() {
+        offs.push(f.len());
+        f.extend_from_slice(format!("{} 0 obj\n{b}\nendobj\n", i + 1).as_bytes());
+    }
+    let x = f.len();
+    f.extend_from_slice(format!("xref\n0 {}\n0000000000 65535 f \n", bodies.len() + 1).as_bytes());
+    for o in offs {
+        f.extend_from_slice(format!("{o:010} 00000 n \n").as_bytes());
+    }
+    f.extend_from_slice(
+        format!(
+            "trailer\n<</Size {}/Root 1 0 R{trailer_extra}>>\nstartxref\n{x}\n%%EOF\n",
+            bodies.len() + 1
+        )
+        .as_bytes(),
+    );
+    f
+}
+
+fn minimal_pdf() -> Vec<u8> {
+    let content = "BT /F1 24 Tf 72 700 Td (Hello hostile world) Tj ET";
+    build_pdf(
+        &[
+            "<</Type/Catalog/Pages 2 0 R>>",
+            "<</Type/Pages/Kids[3 0 R]/Count 1>>",
+            "<</Type/Page/Parent 2 0 R/MediaBox[0 0 612 792]/Contents 4 0 R/Resources<</Font<</F1 5 0 R>>>>>>",
+            &format!(
+                "<</Length {}>>\nstream\n{content}\nendstream",
+                content.len()
+            ),
+            "<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>",
+        ],
+        "",
+    )
+}
+
+/// Runs info and decrypt on `bytes`; both must end cleanly. Returns decrypt's output.
+fn hostile(name: &str, bytes: &[u8], password: Option<&str>) -> (Output, Option<Vec<u8>>) {
+    let tmp = tmpdir();
+    let f = tmp.path().join("h.pdf");
+    std::fs::write(&f, bytes).unwrap();
+    let out = tmp.path().join("o.pdf");
+    let mut a = vec!["pdf", "info", f.to_str().unwrap()];
+    if let Some(p) = password {
+        a.extend(["--password", p]);
+    }
+    assert_clean(&cl(&a), &format!("{name} (info)"));
+    let mut a = vec![
+        "pdf",
+        "decrypt",
+        f.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ];
+    if let Some(p) = password {
+        a.extend(["--password", p]);
+    }
+    let o = cl(&a);
+    assert_clean(&o, &format!("{name} (decrypt)"));
+    let bytes = o.status.success().then(|| std::fs::read(&out).unwrap());
+    (o, bytes)
+}
+
+fn expect_error(name: &str, bytes: &[u8], password: Option<&str>, words: &[&str]) {
+    let (o, _) = hostile(name, bytes, password);
+    assert_eq!(o.status.code(), Some(2), "{name}: expected an error");
+    let e = stderr(&o);
+    assert!(
+        words.iter().any(|w| e.contains(w)),
+        "{name}: error does not name the problem: {e}"
+    );
+}
+
+/// Text of a PDF through pdftotext, or None without poppler.
+fn text_of(bytes: &[u8], password: Option<&str>) -> Option<Vec<u8>> {
+    if !have("pdftotext") {
+        return None;
+    }
+    let tmp = tmpdir();
+    let f = tmp.path().join("t.pdf");
+    std::fs::write(&f, bytes).unwrap();
+    let mut c = Command::new("pdftotext");
+    if let Some(p) = password {
+        c.args(["-upw", p]);
+    }
+    let o = c.arg(&f).arg("-").output().unwrap();
+    Some(o.stdout)
+}
+
+#[test]
+fn synthetic_hostile_inputs_never_panic() {
+    let count = std::cell::Cell::new(0);
+    let run = |name: &str, bytes: &[u8], words: Option<&[&str]>| {
+        match words {
+            Some(w) => expect_error(name, bytes, None, w),
+            None => {
+                let (o, out) = hostile(name, bytes, None);
+                assert!(o.status.success(), "{name}: {}", stderr(&o));
+                if let Some(t) = text_of(out.as_ref().unwrap(), None) {
+                    assert!(
+                        String::from_utf8_lossy(&t).contains("Hello hostile world"),
+                        "{name}: text lost"
+                    );
+                }
+            }
+        }
+        count.set(count.get() + 1);
+    };
+    let good = minimal_pdf();
+    run("minimal", &good, None);
+    run("empty file", b"", Some(&["not a PDF"]));
+    run("garbage", &lcg_bytes(4096, 7), Some(&["not a PDF"]));
+    run("header only", b"%PDF-1.7\n", Some(&["damaged"]));
+    let mut g = b"%PDF-1.7\n".to_vec();
+    g.extend(lcg_bytes(20000, 9));
+    run("header and garbage", &g, Some(&["damaged"]));
+    run(
+        "unterminated",
+        b"%PDF-1.7\n1 0 obj << /Type /Catalog /Pages [[[ (",
+        Some(&["damaged", "catalog"]),
+    );
+    // Wrong startxref: the table is rebuilt.
+    let s = String::from_utf8_lossy(&good).into_owned();
+    let x = s.rfind("startxref\n").unwrap();
+    let mut w = good[..x].to_vec();
+    w.extend_from_slice(b"startxref\n17\n%%EOF\n");
+    run("wrong startxref", &w, None);
+    let mut w = good[..x].to_vec();
+    w.extend_from_slice(b"startxref\n99999999999999\n%%EOF\n");
+    run("startxref past the end", &w, None);
+    run("no startxref", &good[..x], None);
+    // Offsets all wrong (junk inserted before the header shifts everything).
+    let mut w = b"JUNK JUNK JUNK\n".to_vec();
+    w.extend_from_slice(&good);
+    run("junk before the header", &w, None);
+    // /Prev pointing at itself.
+    let xo: usize = s[x + 10..].lines().next().unwrap().parse().unwrap();
+    let looped = s.replacen("/Root 1 0 R", &format!("/Root 1 0 R/Prev {xo}"), 1);
+    run("/Prev loop", looped.as_bytes(), None);
+    // A subsection claiming four billion entries.
+    let huge = s.replacen("xref\n0 6\n", "xref\n0 4000000000\n", 1);
+    run("xref count 4e9", huge.as_bytes(), None);
+    // Huge and negative stream lengths.
+    let hl = s.replacen("<</Length 50>>", "<</Length 99999999999999999999>>", 1);
+    assert_ne!(hl, s);
+    run("huge /Length", hl.as_bytes(), None);
+    run(
+        "negative /Length",
+        s.replacen("<</Length 50>>", "<</Length -50>>", 1)
+            .as_bytes(),
+        None,
+    );
+    run(
+        "/Length 7 0 R (missing)",
+        s.replacen("<</Length 50>>", "<</Length 7 0 R>>", 1)
+            .as_bytes(),
+        None,
+    );
+    // Deep nesting in an object: an error for that object, not a stack overflow.
+    let deep = build_pdf(
+        &[
+            "<</Type/Catalog/Pages 2 0 R/X 6 0 R>>",
+            "<</Type/Pages/Kids[]/Count 0>>",
+            "null",
+            "null",
+            "null",
+            &"[".repeat(100_000),
+        ],
+        "",
+    );
+    let (o, _) = hostile("deep nesting", &deep, None);
+    assert!(
+        stderr(&o).contains("nested"),
+        "deep nesting: {}",
+        stderr(&o)
+    );
+    let mut n = count.get() + 1;
+    // Object stream claiming a billion objects, /First past its end, and an xref stream
+    // with 9-byte fields.
+    let objstm = build_pdf(
+        &[
+            "<</Type/Catalog/Pages 2 0 R>>",
+            "<</Type/Pages/Kids[]/Count 0>>",
+            "<</Type/ObjStm/N 1000000000/First 999999/Length 3>>\nstream\n1 0\nendstream",
+        ],
+        "",
+    );
+    let (o, _) = hostile("objstm /N 1e9", &objstm, None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    n += 1;
+    let xs = b"%PDF-1.5\n1 0 obj <</Type/Catalog/Pages 2 0 R>> endobj\n2 0 obj <</Type/Pages/Kids[]/Count 0>> endobj\n3 0 obj <</Type/XRef/W[1 9 2]/Size 4/Root 1 0 R/Length 4>>\nstream\nabcd\nendstream endobj\nstartxref\n100\n%%EOF\n";
+    let (o, _) = hostile("xref stream /W [1 9 2]", xs, None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    n += 1;
+    // Encryption dictionaries that are wrong in every way we know.
+    for (name, enc, words) in [
+        (
+            "public-key handler",
+            "<</Filter/Adobe.PubSec/V 4/R 4/P -4>>",
+            &["Standard"][..],
+        ),
+        (
+            "V 3",
+            "<</Filter/Standard/V 3/R 3/P -4/O<00>/U<00>>>",
+            &["V 3"],
+        ),
+        ("R 7", "<</Filter/Standard/V 5/R 7/P -4>>", &["/R 7"]),
+        (
+            "short /O",
+            "<</Filter/Standard/V 2/R 3/Length 128/P -4/O<00>/U<00>>>",
+            &["/O has 1 bytes"],
+        ),
+        (
+            "unknown /CFM",
+            "<</Filter/Standard/V 4/R 4/P -4/O<0000000000000000000000000000000000000000000000000000000000000000>/U<0000000000000000000000000000000000000000000000000000000000000000>/CF<</StdCF<</CFM/AESV9>>>>/StmF/StdCF/StrF/StdCF>>",
+            &["/CFM /AESV9"],
+        ),
+        (
+            "undefined /StmF",
+            "<</Filter/Standard/V 4/R 4/P -4/O<0000000000000000000000000000000000000000000000000000000000000000>/U<0000000000000000000000000000000000000000000000000000000000000000>/StmF/Foo>>",
+            &["/Foo"],
+        ),
+        ("/Encrypt not a dictionary", "42", &["/Encrypt"]),
+        ("missing /Encrypt object", "9 0 R", &["/Encrypt"]),
+    ] {
+        let f = String::from_utf8_lossy(&good).replacen(
+            "/Root 1 0 R",
+            &format!("/Root 1 0 R/Encrypt {enc}/ID[<00><00>]"),
+            1,
+        );
+        expect_error(name, f.as_bytes(), Some("x"), words);
+        n += 1;
+    }
+    println!("hostile (synthetic): {n} inputs, every one a correct result or a clear error");
+}
+
+/// Deterministic pseudo-random bytes.
+fn lcg_bytes(n: usize, seed: u64) -> Vec<u8> {
+    let mut s = seed;
+    (0..n)
+        .map(|_| {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (s >> 56) as u8
+        })
+        .collect()
+}
+
+fn replace_once(hay: &[u8], needle: &[u8], with: &[u8]) -> Vec<u8> {
+    let i = hay
+        .windows(needle.len())
+        .rposition(|w| w == needle)
+        .unwrap_or_else(|| panic!("{:?} not found", String::from_utf8_lossy(needle)));
+    let mut v = hay[..i].to_vec();
+    v.extend_from_slice(with);
+    v.extend_from_slice(&hay[i + needle.len()..]);
+    v
+}
+
+/// Appends an incremental update to a classic file: new objects and a trailer derived
+/// from the last one by `edit`.
+fn append_update(f: &[u8], objs: &[(u32, &[u8])], edit: impl Fn(Vec<u8>) -> Vec<u8>) -> Vec<u8> {
+    let t = f.windows(7).rposition(|w| w == b"trailer").unwrap();
+    let sx = f.windows(9).rposition(|w| w == b"startxref").unwrap();
+    let prev: usize = String::from_utf8_lossy(&f[sx + 9..])
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let mut trailer = f[t + 7..sx].to_vec();
+    let lt = trailer.windows(2).position(|w| w == b"<<").unwrap();
+    trailer.splice(lt + 2..lt + 2, format!("/Prev {prev} ").bytes());
+    let trailer = edit(trailer);
+    let mut out = f.to_vec();
+    out.push(b'\n');
+    let mut xref = b"xref\n".to_vec();
+    for (n, body) in objs {
+        xref.extend_from_slice(format!("{n} 1\n{:010} 00000 n \n", out.len()).as_bytes());
+        out.extend_from_slice(format!("{n} 0 obj\n").as_bytes());
+        out.extend_from_slice(body);
+        out.extend_from_slice(b"\nendobj\n");
+    }
+    let x = out.len();
+    out.extend_from_slice(&xref);
+    out.extend_from_slice(b"trailer\n");
+    out.extend_from_slice(&trailer);
+    out.extend_from_slice(format!("\nstartxref\n{x}\n%%EOF\n").as_bytes());
+    out
+}
+
+#[test]
+fn damaged_real_files_decrypt_correctly_or_fail_clearly() {
+    let Some(dir) = shared() else {
+        println!("SKIP: ../shared/pdf is missing");
+        return;
+    };
+    let read = |f: &str| std::fs::read(dir.join(f)).unwrap();
+    let count = std::cell::Cell::new(0);
+    // Each case: the damaged file decrypts to the original's text.
+    let same_text = |name: &str, orig: &[u8], damaged: &[u8], pw: &str| {
+        let (o, out) = hostile(name, damaged, Some(pw));
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+        if let (Some(want), Some(got)) = (
+            text_of(orig, Some(pw)),
+            text_of(out.as_ref().unwrap(), None),
+        ) {
+            assert!(want == got, "{name}: text differs");
+        }
+        count.set(count.get() + 1);
+    };
+    // Wrong startxref, classic table and cross-reference stream.
+    for (f, pw) in [
+        ("enc-r3-rc4-128-libreoffice.pdf", "openpassword"),
+        ("gen-qpdf-r4-aes128.pdf", "user"),
+        ("enc-r6-aes256-acrobatXI.pdf", "view"),
+    ] {
+        let b = read(f);
+        let sx = b
+            .windows(10)
+            .rposition(|w| w == b"startxref\n" || w == b"startxref\r")
+            .unwrap();
+        let mut d = b[..sx].to_vec();
+        d.extend_from_slice(b"startxref\n123\n%%EOF\n");
+        same_text(&format!("{f}: wrong startxref"), &b, &d, pw);
+    }
+    // Missing /ID: R6 does not need it; R3 cannot work without it (clear error).
+    let b = read("gen-qpdf-r6-aes256.pdf");
+    let i = b.windows(4).rposition(|w| w == b"/ID ").unwrap();
+    let j = i + b[i..].iter().position(|&c| c == b']').unwrap() + 1;
+    let mut d = b.clone();
+    d[i..j].fill(b' ');
+    same_text("R6 without /ID", &b, &d, "user");
+    let b = read("enc-r3-rc4-128-libreoffice.pdf");
+    let i = b.windows(4).rposition(|w| w == b"/ID ").unwrap();
+    let j = i + b[i..].iter().position(|&c| c == b']').unwrap() + 1;
+    let mut d = b.clone();
+    d[i..j].fill(b' ');
+    expect_error("R3 without /ID", &d, Some("openpassword"), &["no /ID"]);
+    count.set(count.get() + 1);
+    // A direct /Encrypt dictionary made from an indirect one.
+    let enc_obj = {
+        let k = b.windows(9).position(|w| w == b"\n14 0 obj").unwrap() + 9;
+        let e = k + b[k..].windows(6).position(|w| w == b"endobj").unwrap();
+        b[k..e].to_vec()
+    };
+    let mut with = b"/Encrypt ".to_vec();
+    with.extend_from_slice(&enc_obj);
+    let d = replace_once(&b, b"/Encrypt 14 0 R", &with);
+    same_text("direct /Encrypt (made)", &b, &d, "openpassword");
+    // An indirect /CF (incremental update adding the /CF object).
+    let b = read("enc-r4-aes128-libreoffice.pdf");
+    let cf: &[u8] = b"<</StdCF<</Length 16/AuthEvent/DocOpen/CFM/AESV2>>>>";
+    let d = append_update(&b, &[(15, cf)], |t| {
+        let t = replace_once(
+            &t,
+            b"/CF<</StdCF<</Length 16/AuthEvent/DocOpen/CFM/AESV2>>>>",
+            b"/CF 15 0 R",
+        );
+        replace_once(&t, b"/Size 15", b"/Size 16")
+    });
+    same_text("indirect /CF", &b, &d, "baz");
+    // Unknown /CFM.
+    let d = replace_once(&b, b"/CFM/AESV2", b"/CFM/AESV9");
+    expect_error("unknown /CFM", &d, Some("baz"), &["/CFM /AESV9"]);
+    count.set(count.get() + 1);
+    // Huge /Length on a real encrypted stream (offsets after it shift: repaired by scan).
+    let b = read("enc-r3-rc4-128-libreoffice.pdf");
+    let direct = |b: &[u8]| {
+        (0..b.len() - 8)
+            .filter(|&k| &b[k..k + 8] == b"/Length ")
+            .map(|k| {
+                let i = k + 8;
+                (
+                    i,
+                    i + b[i..].iter().position(|c| !c.is_ascii_digit()).unwrap(),
+                )
+            })
+            .find(|&(i, j)| j > i && b[j] != b' ')
+            .unwrap()
+    };
+    let (i, j) = direct(&b);
+    let mut d = b[..i].to_vec();
+    d.extend_from_slice(b"99999999999999999999");
+    d.extend_from_slice(&b[j..]);
+    same_text("huge /Length", &b, &d, "openpassword");
+    let mut d = b.clone();
+    d[i..j].fill(b'9');
+    same_text("/Length past the end", &b, &d, "openpassword");
+    // A broken indirect /Length in the page's content stream: that object is unreadable,
+    // and as the document uses it, decryption refuses rather than drop the page content.
+    let d = replace_once(
+        &b,
+        b"<</Length 3 0 R/Filter",
+        b"<</Length 99999999999999999999 0 R/Filter",
+    );
+    expect_error(
+        "broken content stream object",
+        &d,
+        Some("openpassword"),
+        &["object 2, which the document uses, is unreadable"],
+    );
+    count.set(count.get() + 1);
+    // Truncated files: never a panic; count what still opens.
+    let (mut ok, mut err) = (0, 0);
+    for (f, pw) in [
+        ("enc-r6-aes256-acrobatXI.pdf", "view"),
+        ("gen-qpdf-r4-aes128.pdf", "user"),
+        ("enc-r2-rc4-40-acrobat5.pdf", "view"),
+        ("enc-r4-aes128-xfa-form-emptyuser.pdf", ""),
+        ("form-acrobat-incremental-xrefstm.pdf", ""),
+    ] {
+        let b = read(f);
+        for cut in [
+            b.len() / 10,
+            b.len() / 2,
+            b.len() * 9 / 10,
+            b.len() - 30,
+            b.len() - 1,
+        ] {
+            let name = format!("{f} cut at {cut}");
+            let (o, out) = hostile(&name, &b[..cut], Some(pw));
+            if o.status.success() {
+                // What opens must be complete: the same text as the whole file.
+                if let (Some(want), Some(got)) =
+                    (text_of(&b, Some(pw)), text_of(out.as_ref().unwrap(), None))
+                {
+                    assert!(
+                        want == got || stderr(&o).contains("looks truncated"),
+                        "{name}: opened, the text differs, and no warning says so"
+                    );
+                }
+                ok += 1
+            } else {
+                err += 1
+            }
+        }
+    }
+    let n = count.get();
+    println!(
+        "hostile (real files): {n} damaged files decrypted right or refused clearly; truncated: {ok} opened, {err} refused, 0 panics"
+    );
+}
+
+// ---- variants made with qpdf -------------------------------------------------------
+
+fn qpdf(args: &[&str]) {
+    let o = Command::new("qpdf").args(args).output().unwrap();
+    assert!(
+        matches!(o.status.code(), Some(0 | 3)),
+        "qpdf {args:?}: {}",
+        stderr(&o)
+    );
+}
+
+/// The embedded file `name` as qpdf extracts it (with `pw`, if any).
+fn attachment(f: &Path, name: &str, pw: Option<&str>) -> Vec<u8> {
+    let mut c = Command::new("qpdf");
+    if let Some(p) = pw {
+        c.arg(format!("--password={p}"));
+    }
+    let o = c
+        .arg(format!("--show-attachment={name}"))
+        .arg(f)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "qpdf --show-attachment: {}", stderr(&o));
+    o.stdout
+}
+
+fn pdfinfo_xmp(f: &Path, opt: Option<(&str, &str)>) -> Vec<u8> {
+    let mut c = Command::new("pdfinfo");
+    if let Some((o, p)) = opt {
+        c.args([o, p]);
+    }
+    c.arg("-meta").arg(f).output().unwrap().stdout
+}
+
+#[test]
+fn qpdf_made_variants_decrypt() {
+    let Some(dir) = shared() else {
+        println!("SKIP: ../shared/pdf is missing");
+        return;
+    };
+    let t = tools();
+    if !t.qpdf || !t.poppler {
+        println!("SKIP: qpdf and poppler-utils are needed to make and check the variants");
+        return;
+    }
+    let tmp = tmpdir();
+    let p = |n: &str| tmp.path().join(n);
+    let s = |n: &str| dir.join(n).to_str().unwrap().to_string();
+    let mut n = 0;
+    // (name, input, qpdf encryption args, user pw, owner pw, expected V, R, CFM, EncryptMetadata)
+    let pdfa = s("text-pdfa-ghostscript-1.4.pdf");
+    let att = s("attachment-pypdf.pdf");
+    let four = s("text-pdflatex-4-pages.pdf");
+    type Case<'a> = (
+        &'a str,
+        String,
+        Vec<&'a str>,
+        &'a str,
+        &'a str,
+        i64,
+        i64,
+        &'a str,
+        bool,
+    );
+    let cases: Vec<Case> = vec![
+        (
+            "r4-aes-cleartext-metadata",
+            pdfa.clone(),
+            vec!["128", "--use-aes=y", "--cleartext-metadata"],
+            "u",
+            "o",
+            4,
+            4,
+            "AESV2",
+            false,
+        ),
+        (
+            "r6-cleartext-metadata",
+            pdfa.clone(),
+            vec!["256", "--cleartext-metadata"],
+            "u",
+            "o",
+            5,
+            6,
+            "AESV3",
+            false,
+        ),
+        (
+            "r4-rc4-crypt-filters",
+            four.clone(),
+            vec!["128", "--use-aes=n", "--force-V4"],
+            "u",
+            "o",
+            4,
+            4,
+            "V2",
+            true,
+        ),
+        (
+            "r4-rc4-cleartext-metadata",
+            pdfa.clone(),
+            vec!["128", "--use-aes=n", "--force-V4", "--cleartext-metadata"],
+            "u",
+            "o",
+            4,
+            4,
+            "V2",
+            false,
+        ),
+        (
+            "r5-aes256",
+            four.clone(),
+            vec!["256", "--force-R5"],
+            "u",
+            "o",
+            5,
+            5,
+            "AESV3",
+            true,
+        ),
+        (
+            "r6-attachment",
+            att.clone(),
+            vec!["256"],
+            "u",
+            "o",
+            5,
+            6,
+            "AESV3",
+            true,
+        ),
+        (
+            "r4-attachment",
+            att.clone(),
+            vec!["128", "--use-aes=y"],
+            "u",
+            "o",
+            4,
+            4,
+            "AESV2",
+            true,
+        ),
+        (
+            "r3-attachment",
+            att.clone(),
+            vec!["128", "--use-aes=n"],
+            "u",
+            "o",
+            2,
+            3,
+            "",
+            true,
+        ),
+        (
+            "r3-latin1-password",
+            four.clone(),
+            vec!["128", "--use-aes=n"],
+            "\u{e9}t\u{e9}",
+            "\u{fc}ber",
+            2,
+            3,
+            "",
+            true,
+        ),
+        (
+            "r6-unicode-password",
+            four.clone(),
+            vec!["256"],
+            "\u{3b1}\u{3b2}\u{3b3} \u{fc}",
+            "\u{5bc6}\u{7801}",
+            5,
+            6,
+            "AESV3",
+            true,
+        ),
+    ];
+    for (name, input, enc_args, u, o, v, r, cfm, em) in cases {
+        let f = p(&format!("{name}.pdf"));
+        let mut a = vec!["--allow-weak-crypto", "--encrypt", u, o];
+        a.extend(enc_args.iter().copied());
+        a.extend(["--", &input, f.to_str().unwrap()]);
+        qpdf(&a);
+        let j = info_json(&f, Some(o));
+        let e = &j["encryption"];
+        assert_eq!(
+            (e["V"].as_i64(), e["R"].as_i64()),
+            (Some(v), Some(r)),
+            "{name}"
+        );
+        assert_eq!(e["EncryptMetadata"].as_bool(), Some(em), "{name}");
+        if !cfm.is_empty() {
+            let stmf = e["StmF"].as_str().unwrap();
+            let cf = e["crypt_filters"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|c| c["name"] == stmf)
+                .unwrap();
+            assert_eq!(cf["CFM"].as_str(), Some(cfm), "{name}");
+        }
+        for (pw, owner, opt) in [(u, false, "-upw"), (o, true, "-opw")] {
+            let out = p(&format!("{name}-{opt}.pdf"));
+            check_decrypt(&f, pw, owner, &out, &t);
+            // Against the unencrypted input: poppler 22.12 and mupdf 1.21 wrongly decrypt a
+            // cleartext (EncryptMetadata false) metadata stream; qpdf agrees with us.
+            assert_eq!(
+                pdfinfo_xmp(Path::new(&input), None),
+                pdfinfo_xmp(&out, None),
+                "{name}: XMP metadata differs from the unencrypted input's"
+            );
+            if input == att {
+                assert_eq!(
+                    attachment(&f, "image.png", Some(pw)),
+                    attachment(&out, "image.png", None),
+                    "{name}: embedded file differs"
+                );
+            }
+            n += 1;
+        }
+    }
+    // SASLprep (RFC 4013) for R6: U+00A0 maps to a space, U+00AD to nothing.
+    let f = p("r6-space.pdf");
+    qpdf(&[
+        "--encrypt",
+        "a b",
+        "own",
+        "256",
+        "--",
+        &four,
+        f.to_str().unwrap(),
+    ]);
+    let base = p("r6-space-base.pdf");
+    check_decrypt(&f, "a b", false, &base, &t);
+    // Poppler does not SASLprep, so the other spellings are checked against this output.
+    for pw in ["a\u{a0}b", "a\u{ad} b"] {
+        let out = p("r6-space-out.pdf");
+        let o = cl(&[
+            "pdf",
+            "decrypt",
+            f.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--password",
+            pw,
+            "--force",
+        ]);
+        assert!(o.status.success(), "SASLprep {pw:?}: {}", stderr(&o));
+        assert!(
+            std::fs::read(&out).unwrap() == std::fs::read(&base).unwrap(),
+            "SASLprep {pw:?}"
+        );
+        n += 1;
+    }
+    println!(
+        "qpdf-made variants: {n} decryptions (EncryptMetadata false, R4 RC4 crypt filters, R5, embedded files, Latin-1, Unicode and SASLprep'd passwords) equal to poppler's reading and qpdf's attachments"
+    );
+}
+
+// ---- /EFF and per-stream /Crypt filters, crafted ------------------------------------
+
+/// Makes an R4 file whose embedded file is encrypted with its own RC4 crypt filter (/EFF)
+/// while other streams use AESV2, and which holds a stream with an /Identity /Crypt filter;
+/// checks the file with qpdf, then our decryption of it.
+#[test]
+fn embedded_file_filter_and_identity_crypt_filter() {
+    use cipherlab_pdf::object::{ObjId, Object};
+    use cipherlab_pdf::security::{Cfm, CryptFilter};
+    let Some(dir) = shared() else {
+        println!("SKIP: ../shared/pdf is missing");
+        return;
+    };
+    if !have("qpdf") {
+        println!("SKIP: qpdf is needed to make and check this file");
+        return;
+    }
+    let tmp = tmpdir();
+    let p = |n: &str| tmp.path().join(n);
+    let src = dir.join("attachment-pypdf.pdf");
+    let r4 = p("r4.pdf");
+    qpdf(&[
+        "--encrypt",
+        "u",
+        "o",
+        "128",
+        "--use-aes=y",
+        "--",
+        src.to_str().unwrap(),
+        r4.to_str().unwrap(),
+    ]);
+    let want_att = attachment(&src, "image.png", None);
+    let b = std::fs::read(&r4).unwrap();
+
+    // Our reader finds the embedded file stream and the file key.
+    let pdf = cipherlab_pdf::Pdf::parse(&b).unwrap();
+    let (h, _) = pdf.authenticate(Some("u")).unwrap().unwrap();
+    let doc = pdf.load(Some(&h)).unwrap();
+    let (&ef_num, _) = doc
+        .objects
+        .iter()
+        .find(|(_, (_, o))| o.dict().is_some_and(|d| d.has_type(b"EmbeddedFile")))
+        .unwrap();
+    let Object::Stream(plain) = &doc.objects[&ef_num].1 else {
+        panic!()
+    };
+    let Some(Object::Ref(enc_num, _)) = pdf.xref.trailer.get(b"Encrypt") else {
+        panic!()
+    };
+    let size = pdf.xref.trailer.int(b"Size").unwrap() as u32;
+
+    // The embedded file, re-encrypted with RC4 (/V2) -- RC4 is its own inverse.
+    let rc4 = CryptFilter {
+        name: "EFFRC4".into(),
+        cfm: Cfm::Rc4,
+        length: Some(16),
+        auth_event: None,
+    };
+    let id: ObjId = (ef_num, 0);
+    let (rc4_data, _) = h.decrypt(&rc4, id, &plain.data);
+    let head = format!("\n{ef_num} 0 obj\n");
+    let k = b
+        .windows(head.len())
+        .position(|w| w == head.as_bytes())
+        .unwrap()
+        + head.len();
+    let st = k + b[k..].windows(6).position(|w| w == b"stream").unwrap();
+    let dict = String::from_utf8_lossy(&b[k..st]).into_owned();
+    let l = dict.find("/Length ").unwrap() + 8;
+    let le = l + dict[l..].find(|c: char| !c.is_ascii_digit()).unwrap();
+    let dict = format!("{}{}{}", &dict[..l], rc4_data.len(), &dict[le..]);
+    let mut ef_obj = dict.into_bytes();
+    ef_obj.extend_from_slice(b"stream\n");
+    ef_obj.extend_from_slice(&rc4_data);
+    ef_obj.extend_from_slice(b"\nendstream");
+    // The /Encrypt dictionary with /EFF.
+    let head = format!("\n{enc_num} 0 obj\n");
+    let k = b
+        .windows(head.len())
+        .position(|w| w == head.as_bytes())
+        .unwrap()
+        + head.len();
+    let e = k + b[k..].windows(6).position(|w| w == b"endobj").unwrap();
+    let enc = String::from_utf8_lossy(&b[k..e]).into_owned();
+    let enc = enc
+        .replacen(
+            "/CF <<",
+            "/CF << /EFFRC4 << /CFM /V2 /Length 16 /AuthEvent /EFOpen >>",
+            1,
+        )
+        .replacen("<<", "<< /EFF /EFFRC4", 1);
+    assert!(enc.contains("/EFFRC4 << /CFM /V2"), "{enc}");
+    // A stream stored in clear with the /Identity crypt filter.
+    let clear = b"This stream is stored in clear under the Identity crypt filter.";
+    let mut id_obj = format!(
+        "<< /Length {} /Filter [/Crypt] /DecodeParms [<< /Type /CryptFilterDecodeParms /Name /Identity >>] >>\nstream\n",
+        clear.len()
+    )
+    .into_bytes();
+    id_obj.extend_from_slice(clear);
+    id_obj.extend_from_slice(b"\nendstream");
+    let crafted = append_update(
+        &b,
+        &[
+            (*enc_num, enc.as_bytes()),
+            (ef_num, &ef_obj[..]),
+            (size, &id_obj[..]),
+        ],
+        |t| {
+            replace_once(
+                &t,
+                format!("/Size {size}").as_bytes(),
+                format!("/Size {}", size + 1).as_bytes(),
+            )
+        },
+    );
+    let cf = p("crafted.pdf");
+    std::fs::write(&cf, &crafted).unwrap();
+
+    // qpdf reads the clear stream as we wrote it. (For the attachment, qpdf 11.3, poppler
+    // 22.12 and mupdf 1.21 all apply /StmF (AESV2) rather than /EFF to this file, so the
+    // unencrypted original is the reference.)
+    let q = Command::new("qpdf")
+        .args([
+            "--password=u",
+            &format!("--show-object={size}"),
+            "--filtered-stream-data",
+            cf.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        q.stdout,
+        clear,
+        "qpdf reads the /Identity stream: {}",
+        stderr(&q)
+    );
+    let j = info_json(&cf, None);
+    assert_eq!(j["encryption"]["EFF"].as_str(), Some("EFFRC4"));
+
+    // Ours, with the user and the owner password.
+    for pw in ["u", "o"] {
+        let out = p("out.pdf");
+        let o = cl(&[
+            "pdf",
+            "decrypt",
+            cf.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--password",
+            pw,
+            "--force",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(
+            attachment(&out, "image.png", None),
+            want_att,
+            "embedded file through /EFF"
+        );
+        let ob = std::fs::read(&out).unwrap();
+        let pdf = cipherlab_pdf::Pdf::parse(&ob).unwrap();
+        let doc = pdf.load(None).unwrap();
+        let Object::Stream(s) = &doc.objects[&size].1 else {
+            panic!()
+        };
+        assert_eq!(s.data, clear, "identity stream");
+        assert!(
+            s.dict.get(b"Filter").is_none() && s.dict.get(b"DecodeParms").is_none(),
+            "/Crypt filter removed"
+        );
+        if have("pdftotext") {
+            assert_eq!(text_of(&ob, None), text_of(&b, Some("u")), "text");
+        }
+    }
+    println!(
+        "crafted: /EFF (RC4 embedded file, AESV2 elsewhere) and an /Identity /Crypt stream (qpdf reads it as written), decrypted with both passwords"
+    );
+}

@@ -1,0 +1,691 @@
+//! Reading a whole file: header, cross-reference data, the /Encrypt dictionary, every
+//! object (object streams expanded), and decryption of strings and streams.
+
+use std::cell::OnceCell;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use crate::error::{Error, Result};
+use crate::filters;
+use crate::lexer::{Lexer, indirect_object};
+use crate::object::{Dict, ObjId, Object};
+use crate::security::{Auth, CryptFilter, EncryptDict, Handler};
+use crate::xref::{self, Entry, Xref};
+
+/// Most objects one object stream may hold.
+const MAX_OBJSTM_OBJECTS: usize = 1 << 20;
+/// Most warnings kept (the rest are counted).
+const MAX_WARNINGS: usize = 100;
+
+/// A PDF file with its cross-reference data read; objects are read on demand.
+pub struct Pdf<'a> {
+    buf: &'a [u8],
+    /// The version in the header (`1.7`, `2.0`, ...).
+    pub version: String,
+    /// Offset of `%PDF-` (non-zero when junk precedes the header).
+    pub header_offset: usize,
+    /// The cross-reference data.
+    pub xref: Xref,
+    scan: OnceCell<BTreeMap<u32, (usize, u16)>>,
+}
+
+/// A loaded (and, if it was encrypted, decrypted) document.
+#[derive(Clone, Debug)]
+pub struct Document {
+    /// Header version.
+    pub version: String,
+    /// Trailer entries to keep: /Root, /Info, /ID.
+    pub trailer: Dict,
+    /// Objects by number: generation and object. Object streams, cross-reference
+    /// streams, the /Encrypt dictionary and linearization data are not here.
+    pub objects: BTreeMap<u32, (u16, Object)>,
+    /// Objects that were stored in object streams.
+    pub compressed: BTreeSet<u32>,
+    /// The input had object streams.
+    pub had_object_streams: bool,
+    /// The input had a cross-reference stream.
+    pub had_xref_stream: bool,
+    /// The input was linearized (its linearization dictionary and hint stream are dropped).
+    pub linearized: bool,
+    /// Repairs and oddities met while reading.
+    pub warnings: Vec<String>,
+    /// Strings decrypted.
+    pub strings_decrypted: usize,
+    /// Streams decrypted.
+    pub streams_decrypted: usize,
+}
+
+impl Document {
+    fn warn(&mut self, w: String) {
+        if self.warnings.len() < MAX_WARNINGS {
+            self.warnings.push(w);
+        } else if self.warnings.len() == MAX_WARNINGS {
+            self.warnings.push("(further warnings suppressed)".into());
+        }
+    }
+}
+
+/// Finds `%PDF-x.y` in the first KiB.
+fn header(buf: &[u8]) -> Result<(usize, String)> {
+    if buf.is_empty() {
+        return Err(Error::NotPdf("the file is empty".into()));
+    }
+    let head = &buf[..buf.len().min(1024)];
+    let Some(p) = memchr::memmem::find(head, b"%PDF-") else {
+        return Err(Error::NotPdf(format!(
+            "no '%PDF-' header in the first {} bytes",
+            head.len()
+        )));
+    };
+    let v: String = buf[p + 5..]
+        .iter()
+        .take(8)
+        .take_while(|b| b.is_ascii_digit() || **b == b'.')
+        .map(|&b| char::from(b))
+        .collect();
+    Ok((p, if v.is_empty() { "1.0".into() } else { v }))
+}
+
+/// Walks every string in `obj` (not into streams' data), skipping the /Contents of
+/// signature dictionaries, which are never encrypted.
+fn for_strings(obj: &mut Object, f: &mut dyn FnMut(&mut Vec<u8>)) {
+    match obj {
+        Object::Str(s, _) => f(s),
+        Object::Array(a) => {
+            for o in a {
+                for_strings(o, f);
+            }
+        }
+        Object::Dict(d) => for_strings_dict(d, f),
+        Object::Stream(s) => for_strings_dict(&mut s.dict, f),
+        _ => {}
+    }
+}
+
+fn for_strings_dict(d: &mut Dict, f: &mut dyn FnMut(&mut Vec<u8>)) {
+    let sig = d.has_type(b"Sig") || d.has_type(b"DocTimeStamp");
+    for (k, v) in &mut d.0 {
+        if sig && k == b"Contents" {
+            continue;
+        }
+        for_strings(v, f);
+    }
+}
+
+/// Collects the streams referenced from /EF dictionaries (embedded files).
+fn collect_ef(obj: &Object, out: &mut BTreeSet<u32>) {
+    match obj {
+        Object::Array(a) => a.iter().for_each(|o| collect_ef(o, out)),
+        Object::Dict(d) => {
+            if let Some(Object::Dict(ef)) = d.get(b"EF") {
+                for (_, v) in &ef.0 {
+                    if let Object::Ref(n, _) = v {
+                        out.insert(*n);
+                    }
+                }
+            }
+            d.0.iter().for_each(|(_, v)| collect_ef(v, out));
+        }
+        Object::Stream(s) => collect_ef(&Object::Dict(s.dict.clone()), out),
+        _ => {}
+    }
+}
+
+/// Collects every object number referenced in `obj`.
+fn collect_refs(obj: &Object, out: &mut BTreeSet<u32>) {
+    match obj {
+        Object::Ref(n, _) => {
+            out.insert(*n);
+        }
+        Object::Array(a) => a.iter().for_each(|o| collect_refs(o, out)),
+        Object::Dict(d) => d.0.iter().for_each(|(_, v)| collect_refs(v, out)),
+        // A stream's /Length is rewritten as a direct number, so a reference there is not a use.
+        Object::Stream(s) => s
+            .dict
+            .0
+            .iter()
+            .filter(|(k, _)| k != b"Length")
+            .for_each(|(_, v)| collect_refs(v, out)),
+        _ => {}
+    }
+}
+
+/// Removes a /Crypt filter (and its parameters) from a stream dictionary; returns the
+/// crypt filter's name (`Identity` when /Name is absent).
+fn take_crypt_filter(d: &mut Dict) -> Option<String> {
+    let chain = filters::filter_chain(d);
+    let i = chain.iter().position(|(n, _)| n == b"Crypt")?;
+    let name = chain[i]
+        .1
+        .as_ref()
+        .and_then(|p| p.name(b"Name"))
+        .map_or_else(
+            || "Identity".to_string(),
+            |n| String::from_utf8_lossy(n).into_owned(),
+        );
+    match d.get_mut(b"Filter") {
+        Some(Object::Array(a)) => {
+            if i < a.len() {
+                a.remove(i);
+            }
+            if a.is_empty() {
+                d.remove(b"Filter");
+            }
+        }
+        _ => {
+            d.remove(b"Filter");
+        }
+    }
+    match d.get_mut(b"DecodeParms") {
+        Some(Object::Array(a)) => {
+            if i < a.len() {
+                a.remove(i);
+            }
+            if a.is_empty() || a.iter().all(|o| matches!(o, Object::Null)) {
+                d.remove(b"DecodeParms");
+            }
+        }
+        Some(_) => {
+            d.remove(b"DecodeParms");
+        }
+        None => {}
+    }
+    Some(name)
+}
+
+impl<'a> Pdf<'a> {
+    /// Reads the header and the cross-reference data (rebuilding it if needed).
+    pub fn parse(buf: &'a [u8]) -> Result<Pdf<'a>> {
+        let (header_offset, version) = header(buf)?;
+        let xref = xref::read(buf, header_offset)?;
+        Ok(Pdf {
+            buf,
+            version,
+            header_offset,
+            xref,
+            scan: OnceCell::new(),
+        })
+    }
+
+    fn scanned(&self) -> &BTreeMap<u32, (usize, u16)> {
+        self.scan.get_or_init(|| xref::scan_objects(self.buf))
+    }
+
+    /// Parses the top-level object `num` at `offset`; if it is not there, looks for it by
+    /// scanning. Indirect /Length values are resolved when they are top-level integers.
+    fn object_at(&self, num: u32, offset: usize) -> Result<(ObjId, Object)> {
+        let lengths = |id: ObjId| self.int_object(id);
+        let first = indirect_object(self.buf, offset, &lengths);
+        match first {
+            Ok((id, o, _)) if id.0 == num => Ok((id, o)),
+            other => {
+                let e = match other {
+                    Ok((id, _, _)) => Error::Damaged(format!(
+                        "cross-reference entry of object {num} points at object {} (offset {offset})",
+                        id.0
+                    )),
+                    Err(e) => e,
+                };
+                if let Some(&(off, _)) = self.scanned().get(&num)
+                    && off != offset
+                    && let Ok((id, o, _)) = indirect_object(self.buf, off, &lengths)
+                    && id.0 == num
+                {
+                    return Ok((id, o));
+                }
+                Err(e)
+            }
+        }
+    }
+
+    /// Object `id`'s value if it is a top-level integer (for indirect /Length).
+    fn int_object(&self, id: ObjId) -> Option<i64> {
+        let off = match self.xref.entries.get(&id.0) {
+            Some(Entry::Offset { offset, .. }) => *offset,
+            _ => self.scanned().get(&id.0)?.0,
+        };
+        match indirect_object(self.buf, off, &|_| None) {
+            Ok((got, Object::Int(i), _)) if got.0 == id.0 => Some(i),
+            _ => None,
+        }
+    }
+
+    /// A top-level (uncompressed) object by reference, for the /Encrypt dictionary.
+    pub fn top_object(&self, id: ObjId) -> Result<Object> {
+        match self.xref.entries.get(&id.0) {
+            Some(Entry::Offset { offset, .. }) => Ok(self.object_at(id.0, *offset)?.1),
+            Some(Entry::Compressed { container, .. }) => Err(Error::Damaged(format!(
+                "object {} {} is inside object stream {container}, which is not allowed for the \
+                 /Encrypt dictionary and its values",
+                id.0, id.1
+            ))),
+            _ => match self.scanned().get(&id.0) {
+                Some(&(off, _)) => Ok(self.object_at(id.0, off)?.1),
+                None => Err(Error::Damaged(format!(
+                    "object {} {} is missing",
+                    id.0, id.1
+                ))),
+            },
+        }
+    }
+
+    /// The /Encrypt dictionary, direct or indirect, with indirect values resolved;
+    /// `None` if the file is not encrypted.
+    pub fn encrypt_dict(&self) -> Result<Option<EncryptDict>> {
+        let d = match self.xref.trailer.get(b"Encrypt") {
+            None | Some(Object::Null) => return Ok(None),
+            Some(Object::Dict(d)) => d.clone(),
+            Some(Object::Ref(n, g)) => match self.top_object((*n, *g)) {
+                Ok(Object::Dict(d)) => d,
+                Ok(_) => {
+                    return Err(Error::BadEncrypt(format!(
+                        "trailer /Encrypt {n} {g} R is not a dictionary"
+                    )));
+                }
+                Err(e) => {
+                    return Err(Error::BadEncrypt(format!(
+                        "trailer /Encrypt {n} {g} R cannot be read: {e}"
+                    )));
+                }
+            },
+            Some(_) => {
+                return Err(Error::BadEncrypt(
+                    "trailer /Encrypt is not a dictionary".into(),
+                ));
+            }
+        };
+        let resolve = |o: &Object| match o {
+            Object::Ref(n, g) => self.top_object((*n, *g)).unwrap_or(Object::Null),
+            other => other.clone(),
+        };
+        EncryptDict::parse(&d, &resolve).map(Some)
+    }
+
+    /// The first /ID string, if present.
+    pub fn id0(&self) -> Option<Vec<u8>> {
+        match self.xref.trailer.get(b"ID") {
+            Some(Object::Array(a)) => a.first().and_then(|o| o.as_str()).map(<[u8]>::to_vec),
+            _ => None,
+        }
+    }
+
+    /// Authenticates: `password` as given, or the empty user password when `None`.
+    /// `Ok(None)` if the file is not encrypted.
+    pub fn authenticate(&self, password: Option<&str>) -> Result<Option<(Handler, Auth)>> {
+        let Some(enc) = self.encrypt_dict()? else {
+            return Ok(None);
+        };
+        let id0 = self.id0().unwrap_or_default();
+        match Handler::authenticate(&enc, &id0, password.unwrap_or("")) {
+            Ok(x) => Ok(Some(x)),
+            Err(Error::WrongPassword(_)) if enc.r <= 4 && self.id0().is_none() => {
+                Err(Error::Damaged(format!(
+                    "the trailer has no /ID, and the file key of revision {} depends on it: no \
+                     password opens this file unless its original /ID is restored",
+                    enc.r
+                )))
+            }
+            Err(Error::WrongPassword(_)) if password.is_none() => Err(Error::PasswordRequired),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Number of in-use objects in the cross-reference data, and how many of them are in
+    /// object streams.
+    pub fn object_counts(&self) -> (usize, usize) {
+        let mut n = 0;
+        let mut c = 0;
+        for e in self.xref.entries.values() {
+            match e {
+                Entry::Offset { .. } => n += 1,
+                Entry::Compressed { .. } => {
+                    n += 1;
+                    c += 1;
+                }
+                Entry::Free => {}
+            }
+        }
+        (n, c)
+    }
+
+    /// Loads every object, decrypting with `handler` when the file is encrypted.
+    pub fn load(&self, handler: Option<&Handler>) -> Result<Document> {
+        let encrypted = self
+            .xref
+            .trailer
+            .get(b"Encrypt")
+            .is_some_and(|o| !matches!(o, Object::Null));
+        if encrypted && handler.is_none() {
+            return Err(Error::PasswordRequired);
+        }
+        let encrypt_ref = match self.xref.trailer.get(b"Encrypt") {
+            Some(Object::Ref(n, _)) => Some(*n),
+            _ => None,
+        };
+        let mut doc = Document {
+            version: self.version.clone(),
+            trailer: Dict::new(),
+            objects: BTreeMap::new(),
+            compressed: BTreeSet::new(),
+            had_object_streams: false,
+            had_xref_stream: self.xref.xref_stream,
+            linearized: false,
+            warnings: self.xref.notes.clone(),
+            strings_decrypted: 0,
+            streams_decrypted: 0,
+        };
+        if let Some(why) = &self.xref.rebuilt {
+            doc.warn(format!("cross-reference table rebuilt by scanning: {why}"));
+        }
+        if let (Some(h), None) = (handler, self.id0())
+            && h.enc.r <= 4
+        {
+            doc.warn("the trailer has no /ID; the empty string was used as the file ID".into());
+        }
+        let enc = handler.map(|h| &h.enc);
+        let strf = enc.map(|e| e.filter(&e.strf));
+        let stmf = enc.map(|e| e.filter(&e.stmf));
+
+        // 1. Top-level objects, strings decrypted.
+        let mut first_offset: Option<(usize, u32)> = None;
+        let mut offsets: HashMap<usize, u32> = HashMap::new();
+        let mut containers: BTreeSet<u32> = BTreeSet::new();
+        let mut compressed: Vec<(u32, u32, u32)> = Vec::new();
+        let mut lost: BTreeMap<u32, String> = BTreeMap::new();
+        for (&num, e) in &self.xref.entries {
+            match *e {
+                Entry::Offset { offset, .. } => {
+                    if self.xref.xref_stream_objects.contains(&num) || Some(num) == encrypt_ref {
+                        continue;
+                    }
+                    match self.object_at(num, offset) {
+                        Ok((id, mut obj)) => {
+                            if matches!(&obj, Object::Stream(s) if s.dict.has_type(b"XRef")) {
+                                continue;
+                            }
+                            if first_offset.is_none_or(|(o, _)| offset < o) {
+                                first_offset = Some((offset, num));
+                            }
+                            offsets.insert(offset, num);
+                            if let (Some(h), Some(cf)) = (handler, &strf) {
+                                let mut warn = None;
+                                let mut count = 0;
+                                for_strings(&mut obj, &mut |s| {
+                                    let (p, w) = h.decrypt(cf, id, s);
+                                    *s = p;
+                                    count += 1;
+                                    if w.is_some() {
+                                        warn = w;
+                                    }
+                                });
+                                doc.strings_decrypted += count;
+                                if let Some(w) = warn {
+                                    doc.warn(format!("object {} {}: a string: {w}", id.0, id.1));
+                                }
+                            }
+                            doc.objects.insert(num, (id.1, obj));
+                        }
+                        Err(e) => {
+                            doc.warn(format!("object {num} unreadable, left out: {e}"));
+                            lost.insert(num, e.to_string());
+                        }
+                    }
+                }
+                Entry::Compressed { container, index } => {
+                    containers.insert(container);
+                    compressed.push((num, container, index));
+                }
+                Entry::Free => {}
+            }
+        }
+        if self.xref.rebuilt.is_some() {
+            for (&n, (_, o)) in &doc.objects {
+                if matches!(o, Object::Stream(s) if s.dict.has_type(b"ObjStm")) {
+                    containers.insert(n);
+                }
+            }
+        }
+
+        // 2. Object streams: decrypt, decode, parse.
+        let mut members: HashMap<u32, Vec<(u32, Object)>> = HashMap::new();
+        for &c in &containers {
+            let Some((g, Object::Stream(s))) = doc.objects.get(&c).cloned() else {
+                doc.warn(format!(
+                    "object stream {c} is missing or not a stream; its objects are lost"
+                ));
+                lost.entry(c)
+                    .or_insert_with(|| "missing or not a stream".into());
+                continue;
+            };
+            let mut s = s;
+            if let Some(h) = handler {
+                let cf = match take_crypt_filter(&mut s.dict) {
+                    Some(name) => h.enc.filter(&name),
+                    None => stmf.clone().unwrap_or_else(|| h.enc.filter("Identity")),
+                };
+                let (p, w) = h.decrypt(&cf, (c, g), &s.data);
+                s.data = p;
+                if let Some(w) = w {
+                    doc.warn(format!("object stream {c}: {w}"));
+                }
+            }
+            match parse_object_stream(&s.dict, &s.data, c) {
+                Ok(m) => {
+                    members.insert(c, m);
+                }
+                Err(e) => {
+                    doc.warn(format!(
+                        "object stream {c} unreadable, its objects are lost: {e}"
+                    ));
+                    lost.insert(c, e.to_string());
+                }
+            }
+        }
+        doc.had_object_streams = !members.is_empty();
+        for (num, c, index) in compressed {
+            let Some(m) = members.get(&c) else { continue };
+            let found = m
+                .get(index as usize)
+                .filter(|(n, _)| *n == num)
+                .or_else(|| m.iter().find(|(n, _)| *n == num));
+            match found {
+                Some((_, o)) => {
+                    doc.objects.insert(num, (0, o.clone()));
+                    doc.compressed.insert(num);
+                }
+                None => {
+                    let why = match lost.get(&c) {
+                        Some(e) => format!("its object stream {c} is unreadable ({e})"),
+                        None => format!(
+                            "it is not in object stream {c} as the cross-reference data says"
+                        ),
+                    };
+                    doc.warn(format!("object {num} left out: {why}"));
+                    lost.insert(num, why);
+                }
+            }
+        }
+        if self.xref.rebuilt.is_some() {
+            for m in members.values() {
+                for (n, o) in m {
+                    if !doc.objects.contains_key(n) {
+                        doc.objects.insert(*n, (0, o.clone()));
+                        doc.compressed.insert(*n);
+                    }
+                }
+            }
+        }
+        for c in members.keys() {
+            doc.objects.remove(c);
+        }
+
+        // Objects that were unreadable are fatal when the document uses them: writing the
+        // file without them would be silently wrong output. So are objects a rebuilt
+        // (truncated or damaged) file refers to but does not contain.
+        let mut used = BTreeSet::new();
+        for (_, o) in doc.objects.values() {
+            collect_refs(o, &mut used);
+        }
+        for k in [&b"Root"[..], b"Info"] {
+            if let Some(o) = self.xref.trailer.get(k) {
+                collect_refs(o, &mut used);
+            }
+        }
+        if let Some((n, why)) = lost.iter().find(|(n, _)| used.contains(*n)) {
+            return Err(Error::Damaged(format!(
+                "object {n}, which the document uses, is unreadable: {why}"
+            )));
+        }
+        if self.xref.rebuilt.is_some() {
+            let missing: Vec<u32> = used
+                .iter()
+                .copied()
+                .filter(|n| !doc.objects.contains_key(n) && !containers.contains(n))
+                .filter(|n| Some(*n) != encrypt_ref)
+                .collect();
+            if let Some(first) = missing.first() {
+                return Err(Error::Damaged(format!(
+                    "the file is truncated or damaged: {} object{} it refers to {} missing \
+                     (first: {first}); the cross-reference table had to be rebuilt ({})",
+                    missing.len(),
+                    if missing.len() == 1 { "" } else { "s" },
+                    if missing.len() == 1 { "is" } else { "are" },
+                    self.xref.rebuilt.as_deref().unwrap_or("")
+                )));
+            }
+        }
+
+        // 3. Streams: each with its crypt filter.
+        if let Some(h) = handler {
+            let e = &h.enc;
+            let mut ef = BTreeSet::new();
+            for (_, o) in doc.objects.values() {
+                collect_ef(o, &mut ef);
+            }
+            let mut warns = Vec::new();
+            let mut count = 0;
+            for (&num, (g, o)) in &mut doc.objects {
+                let Object::Stream(s) = o else { continue };
+                let cf: CryptFilter = if let Some(name) = take_crypt_filter(&mut s.dict) {
+                    e.filter(&name)
+                } else if ef.contains(&num) || s.dict.has_type(b"EmbeddedFile") {
+                    e.filter(&e.eff)
+                } else if s.dict.has_type(b"Metadata") && !e.encrypt_metadata && e.r >= 4 {
+                    e.filter("Identity")
+                } else {
+                    e.filter(&e.stmf)
+                };
+                let (p, w) = h.decrypt(&cf, (num, *g), &s.data);
+                s.data = p;
+                count += 1;
+                if let Some(w) = w {
+                    warns.push(format!("stream {num} {g}: {w}"));
+                }
+            }
+            doc.streams_decrypted = count;
+            for w in warns {
+                doc.warn(w);
+            }
+        }
+        for (_, o) in doc.objects.values_mut() {
+            if let Object::Stream(s) = o {
+                s.dict.set(b"Length", Object::Int(s.data.len() as i64));
+            }
+        }
+
+        // 4. Linearization data is stale once the file is rewritten: drop it.
+        if let Some((_, n)) = first_offset
+            && let Some((_, Object::Dict(d))) = doc.objects.get(&n)
+            && d.get(b"Linearized").is_some()
+        {
+            let hint = match d.get(b"H") {
+                Some(Object::Array(a)) => a.first().and_then(Object::as_int),
+                _ => None,
+            };
+            doc.objects.remove(&n);
+            if let Some(h) = hint.and_then(|h| usize::try_from(h).ok())
+                && let Some(hn) = offsets
+                    .get(&h)
+                    .or_else(|| offsets.get(&(h + self.header_offset)))
+                && matches!(doc.objects.get(hn), Some((_, Object::Stream(_))))
+            {
+                doc.objects.remove(hn);
+            }
+            doc.linearized = true;
+        }
+
+        // 5. The trailer.
+        for k in [&b"Root"[..], b"Info", b"ID"] {
+            if let Some(v) = self.xref.trailer.get(k) {
+                doc.trailer.set(k, v.clone());
+            }
+        }
+        let root_ok = matches!(doc.trailer.get(b"Root"), Some(Object::Ref(n, _)) if doc.objects.contains_key(n));
+        if !root_ok {
+            let cat = doc
+                .objects
+                .iter()
+                .find(|(_, (_, o))| o.dict().is_some_and(|d| d.has_type(b"Catalog")))
+                .map(|(&n, (g, _))| (n, *g));
+            match cat {
+                Some((n, g)) => {
+                    doc.trailer.set(b"Root", Object::Ref(n, g));
+                    doc.warn(format!(
+                        "the trailer's /Root is missing or broken; using the catalog {n} {g}"
+                    ));
+                }
+                None => {
+                    return Err(Error::Damaged(
+                        "no document catalog: the trailer has no usable /Root and no /Type /Catalog object was found"
+                            .into(),
+                    ));
+                }
+            }
+        }
+        Ok(doc)
+    }
+}
+
+/// Parses a decoded (and decrypted) object stream: its members in order.
+fn parse_object_stream(dict: &Dict, data: &[u8], num: u32) -> Result<Vec<(u32, Object)>> {
+    let what = format!("object stream {num}");
+    let decoded = filters::decode(dict, data, &what)?;
+    let n = dict.int(b"N").unwrap_or(0);
+    let first = dict.int(b"First").unwrap_or(0);
+    let (Ok(n), Ok(first)) = (usize::try_from(n), usize::try_from(first)) else {
+        return Err(Error::Damaged(format!("{what}: negative /N or /First")));
+    };
+    if first > decoded.len() {
+        return Err(Error::Damaged(format!(
+            "{what}: /First {first} is past its decoded data ({} bytes)",
+            decoded.len()
+        )));
+    }
+    if n > MAX_OBJSTM_OBJECTS {
+        return Err(Error::Limit(format!("{what}: /N {n} objects")));
+    }
+    let mut lx = Lexer::new(&decoded[..first], 0);
+    let mut pairs = Vec::new();
+    for _ in 0..n {
+        let (Some(on), Some(off)) = (lx.uint(), lx.uint()) else {
+            break;
+        };
+        let (Ok(on), Ok(off)) = (u32::try_from(on), usize::try_from(off)) else {
+            break;
+        };
+        pairs.push((on, off));
+    }
+    let mut out = Vec::with_capacity(pairs.len());
+    for (on, off) in pairs {
+        let Some(pos) = first.checked_add(off).filter(|&p| p < decoded.len()) else {
+            continue;
+        };
+        let mut lx = Lexer::new(&decoded, pos);
+        match lx.object(0) {
+            Ok(o) => out.push((on, o)),
+            Err(e) => {
+                return Err(Error::Damaged(format!("{what}, object {on}: {e}")));
+            }
+        }
+    }
+    Ok(out)
+}

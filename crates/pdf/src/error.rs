@@ -1,0 +1,62 @@
+//! Errors: each names the cause and, where there is one, the fix.
+
+/// What went wrong reading, decrypting or writing a PDF.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The input is not a PDF at all.
+    #[error("not a PDF file: {0}")]
+    NotPdf(String),
+    /// The file is damaged beyond what we repair.
+    #[error("damaged PDF: {0}")]
+    Damaged(String),
+    /// The password opens neither as user nor as owner password.
+    #[error(
+        "wrong password: it is neither the user nor the owner password of this file \
+         ({0}); give the right one with --password"
+    )]
+    WrongPassword(String),
+    /// The file needs a password and none (or the empty one) was given.
+    #[error(
+        "this PDF needs a password: the empty user password does not open it; \
+         give the user or owner password with --password"
+    )]
+    PasswordRequired,
+    /// Encryption we do not implement (another security handler, an unknown /CFM, ...).
+    #[error("unsupported encryption: {0}")]
+    Unsupported(String),
+    /// The /Encrypt dictionary is malformed.
+    #[error("bad /Encrypt dictionary: {0}")]
+    BadEncrypt(String),
+    /// A resource limit protecting against hostile input was hit.
+    #[error("limit exceeded: {0}")]
+    Limit(String),
+    /// A syntax error at a byte offset.
+    #[error("syntax error at byte {offset}: {what}")]
+    Syntax {
+        /// Byte offset in the input (or in the decoded object stream, as `what` says).
+        offset: usize,
+        /// What was expected or found.
+        what: String,
+    },
+    /// Reading or writing a file.
+    #[error("{what}: {source}")]
+    Io {
+        /// What we were doing, with the path.
+        what: String,
+        /// The OS error.
+        source: std::io::Error,
+    },
+    /// The output file exists and --force was not given.
+    #[error("{0} exists; use --force to overwrite it")]
+    OutputExists(String),
+}
+
+/// `Result` with [`Error`].
+pub type Result<T> = std::result::Result<T, Error>;
+
+pub(crate) fn syntax(offset: usize, what: impl Into<String>) -> Error {
+    Error::Syntax {
+        offset,
+        what: what.into(),
+    }
+}

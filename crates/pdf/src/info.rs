@@ -1,0 +1,220 @@
+//! `pdf info`: what a file is and how it is encrypted.
+
+use crate::document::Pdf;
+use crate::error::{Error, Result};
+use crate::object::Object;
+use crate::security::{EncryptDict, Handler};
+
+/// The permission bits of /P (ISO 32000-2 Table 22), 1-based bit number and a word.
+pub const PERMISSION_BITS: [(u32, &str); 8] = [
+    (3, "print"),
+    (4, "modify"),
+    (5, "copy"),
+    (6, "annotate"),
+    (9, "fill-forms"),
+    (10, "extract-accessibility"),
+    (11, "assemble"),
+    (12, "print-high-quality"),
+];
+
+/// The permissions /P grants, as words, each with whether it is granted.
+pub fn permissions(p: i32) -> Vec<(&'static str, bool)> {
+    PERMISSION_BITS
+        .iter()
+        .map(|&(bit, w)| (w, p as u32 & (1 << (bit - 1)) != 0))
+        .collect()
+}
+
+/// A crypt filter as reported.
+#[derive(Clone, Debug)]
+pub struct FilterInfo {
+    /// Its name in /CF.
+    pub name: String,
+    /// /CFM (`None`, `V2`, `AESV2`, `AESV3`).
+    pub cfm: String,
+    /// /Length as written.
+    pub length: Option<i64>,
+    /// /AuthEvent.
+    pub auth_event: Option<String>,
+}
+
+/// Encryption as reported.
+#[derive(Clone, Debug)]
+pub struct EncryptionInfo {
+    /// /V
+    pub v: i64,
+    /// /R
+    pub r: i64,
+    /// /Length in bits (the file key length for R5/R6: 256).
+    pub length: i64,
+    /// /CF entries.
+    pub filters: Vec<FilterInfo>,
+    /// /StmF, /StrF, /EFF (V4, V5).
+    pub stmf: Option<String>,
+    /// /StrF
+    pub strf: Option<String>,
+    /// /EFF
+    pub eff: Option<String>,
+    /// /P
+    pub p: i32,
+    /// Permissions decoded.
+    pub permissions: Vec<(&'static str, bool)>,
+    /// /EncryptMetadata
+    pub encrypt_metadata: bool,
+    /// The /Encrypt dictionary is direct in the trailer (not an indirect object).
+    pub direct: bool,
+    /// The empty user password does not open the file.
+    pub needs_password: bool,
+    /// With a password: `user`, `owner` or `user+owner`; `None` without.
+    pub password: Option<String>,
+    /// R6: whether /Perms matched /P and /EncryptMetadata (when the file could be opened).
+    pub perms_ok: Option<bool>,
+    /// R2-R4 opened with the owner password: the recovered user password.
+    pub recovered_user_password: Option<Vec<u8>>,
+}
+
+/// What `pdf info` reports.
+#[derive(Clone, Debug)]
+pub struct Info {
+    /// Header version.
+    pub version: String,
+    /// Catalog /Version, when readable.
+    pub catalog_version: Option<String>,
+    /// In-use objects per the cross-reference data.
+    pub objects: usize,
+    /// Of which in object streams.
+    pub objects_in_streams: usize,
+    /// Cross-reference sections (more than one: incremental updates).
+    pub xref_sections: usize,
+    /// A cross-reference stream is used.
+    pub xref_stream: bool,
+    /// Why the cross-reference table was rebuilt, if it was.
+    pub xref_rebuilt: Option<String>,
+    /// Encryption, if any.
+    pub encryption: Option<EncryptionInfo>,
+    /// Repairs and oddities.
+    pub warnings: Vec<String>,
+}
+
+/// Reports on `buf`. With `password`, also says which password it is; a wrong password
+/// is an error ([`Error::WrongPassword`]).
+pub fn info(buf: &[u8], password: Option<&str>) -> Result<Info> {
+    let pdf = Pdf::parse(buf)?;
+    let (objects, objects_in_streams) = pdf.object_counts();
+    let mut warnings = pdf.xref.notes.clone();
+    let mut encryption = None;
+    let mut handler = None;
+    if let Some(enc) = pdf.encrypt_dict()? {
+        let id0 = pdf.id0();
+        if id0.is_none() && enc.r <= 4 {
+            warnings.push("the trailer has no /ID; the empty string is used as the file ID".into());
+        }
+        let empty = match pdf.authenticate(None) {
+            Ok(x) => x,
+            Err(Error::PasswordRequired) => None,
+            Err(e) if password.is_none() => {
+                warnings.push(e.to_string());
+                None
+            }
+            Err(_) => None,
+        };
+        let needs_password = empty.is_none();
+        let mut e = report(
+            &enc,
+            matches!(pdf.xref.trailer.get(b"Encrypt"), Some(Object::Dict(_))),
+        );
+        e.needs_password = needs_password;
+        let opened = match password {
+            Some(pw) => {
+                let (h, a) = pdf.authenticate(Some(pw))?.ok_or(Error::PasswordRequired)?;
+                e.password = Some(
+                    match (a.user, a.owner) {
+                        (true, true) => "user+owner",
+                        (false, true) => "owner",
+                        _ => "user",
+                    }
+                    .into(),
+                );
+                Some((h, a))
+            }
+            None => empty,
+        };
+        if let Some((h, a)) = opened {
+            e.perms_ok = a.perms_ok;
+            e.recovered_user_password = a.recovered_user_password.clone();
+            if a.perms_ok == Some(false) {
+                warnings.push(
+                    "/Perms does not match /P and /EncryptMetadata: the permissions were altered"
+                        .into(),
+                );
+            }
+            handler = Some(h);
+        }
+        encryption = Some(e);
+    }
+    let catalog_version = catalog_version(&pdf, handler.as_ref(), encryption.is_some());
+    Ok(Info {
+        version: pdf.version.clone(),
+        catalog_version,
+        objects,
+        objects_in_streams,
+        xref_sections: pdf.xref.sections,
+        xref_stream: pdf.xref.xref_stream,
+        xref_rebuilt: pdf.xref.rebuilt.clone(),
+        encryption,
+        warnings,
+    })
+}
+
+/// The catalog's /Version (a name, never encrypted), if the catalog is readable.
+fn catalog_version(pdf: &Pdf<'_>, handler: Option<&Handler>, encrypted: bool) -> Option<String> {
+    let Some(Object::Ref(n, g)) = pdf.xref.trailer.get(b"Root") else {
+        return None;
+    };
+    let cat = match pdf.top_object((*n, *g)) {
+        Ok(o) => o,
+        Err(_) if !encrypted || handler.is_some() => {
+            // In an object stream: load the document (cheap enough for a report).
+            let doc = pdf.load(handler).ok()?;
+            doc.objects.get(n)?.1.clone()
+        }
+        Err(_) => return None,
+    };
+    cat.dict()?
+        .name(b"Version")
+        .map(|v| String::from_utf8_lossy(v).into_owned())
+}
+
+fn report(e: &EncryptDict, direct: bool) -> EncryptionInfo {
+    let v4 = e.v >= 4;
+    EncryptionInfo {
+        v: e.v,
+        r: e.r,
+        length: if e.r >= 5 && !e.length_given {
+            256
+        } else {
+            e.length_bits
+        },
+        filters: e
+            .filters
+            .values()
+            .map(|f| FilterInfo {
+                name: f.name.clone(),
+                cfm: f.cfm.name().into(),
+                length: f.length,
+                auth_event: f.auth_event.clone(),
+            })
+            .collect(),
+        stmf: v4.then(|| e.stmf.clone()),
+        strf: v4.then(|| e.strf.clone()),
+        eff: (v4 && e.eff_given).then(|| e.eff.clone()),
+        p: e.p,
+        permissions: permissions(e.p),
+        encrypt_metadata: e.encrypt_metadata,
+        direct,
+        needs_password: true,
+        password: None,
+        perms_ok: None,
+        recovered_user_password: None,
+    }
+}

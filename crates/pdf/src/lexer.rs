@@ -1,0 +1,517 @@
+//! Tokeniser and object parser (ISO 32000-2 §7.2, §7.3), written for hostile input:
+//! every read is bounds-checked, nesting is limited, and errors carry the byte offset.
+
+use crate::error::{Error, Result, syntax};
+use crate::object::{Dict, ObjId, Object, StrForm, Stream, is_delim, is_ws};
+
+/// Deepest nesting of arrays and dictionaries we accept.
+pub const MAX_DEPTH: usize = 256;
+
+/// A cursor over PDF bytes.
+pub struct Lexer<'a> {
+    /// The bytes.
+    pub buf: &'a [u8],
+    /// The current position.
+    pub pos: usize,
+}
+
+fn hexval(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    }
+}
+
+impl<'a> Lexer<'a> {
+    /// A lexer at `pos`.
+    pub fn new(buf: &'a [u8], pos: usize) -> Lexer<'a> {
+        Lexer { buf, pos }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.buf.get(self.pos).copied()
+    }
+
+    /// Skips white space and comments.
+    pub fn skip_ws(&mut self) {
+        while let Some(b) = self.peek() {
+            if is_ws(b) {
+                self.pos += 1;
+            } else if b == b'%' {
+                while let Some(c) = self.peek() {
+                    if c == b'\r' || c == b'\n' {
+                        break;
+                    }
+                    self.pos += 1;
+                }
+            } else {
+                break;
+            }
+        }
+    }
+
+    /// The run of regular characters at the cursor (a keyword or number), not consumed.
+    fn regular_run(&self) -> &'a [u8] {
+        let start = self.pos.min(self.buf.len());
+        let end = self.buf[start..]
+            .iter()
+            .position(|&b| is_ws(b) || is_delim(b))
+            .map_or(self.buf.len(), |i| start + i);
+        &self.buf[start..end]
+    }
+
+    /// Consumes the keyword `kw` (after white space) if it is next; true if it was.
+    pub fn eat_keyword(&mut self, kw: &[u8]) -> bool {
+        self.skip_ws();
+        if self.regular_run() == kw {
+            self.pos += kw.len();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Reads an unsigned integer token (digits only), after white space.
+    pub fn uint(&mut self) -> Option<u64> {
+        self.skip_ws();
+        let run = self.regular_run();
+        if run.is_empty() || run.len() > 19 || !run.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        let v = run.iter().fold(0u64, |a, &d| a * 10 + u64::from(d - b'0'));
+        self.pos += run.len();
+        Some(v)
+    }
+
+    /// Parses one direct object.
+    pub fn object(&mut self, depth: usize) -> Result<Object> {
+        if depth > MAX_DEPTH {
+            return Err(Error::Limit(format!(
+                "arrays/dictionaries nested more than {MAX_DEPTH} deep at byte {}",
+                self.pos
+            )));
+        }
+        self.skip_ws();
+        let start = self.pos;
+        let Some(b) = self.peek() else {
+            return Err(syntax(
+                start,
+                "unexpected end of data where an object was expected",
+            ));
+        };
+        match b {
+            b'/' => {
+                self.pos += 1;
+                Ok(Object::Name(self.name_body()))
+            }
+            b'(' => self.literal_string(),
+            b'<' => {
+                if self.buf.get(self.pos + 1) == Some(&b'<') {
+                    self.pos += 2;
+                    Ok(Object::Dict(self.dict_body(depth)?))
+                } else {
+                    self.hex_string()
+                }
+            }
+            b'[' => {
+                self.pos += 1;
+                let mut items = Vec::new();
+                loop {
+                    self.skip_ws();
+                    match self.peek() {
+                        Some(b']') => {
+                            self.pos += 1;
+                            return Ok(Object::Array(items));
+                        }
+                        None => return Err(syntax(start, "array not closed with ]")),
+                        _ => items.push(self.object(depth + 1)?),
+                    }
+                }
+            }
+            b'+' | b'-' | b'.' | b'0'..=b'9' => self.number(),
+            _ if is_delim(b) => Err(syntax(
+                start,
+                format!(
+                    "unexpected '{}' where an object was expected",
+                    char::from(b)
+                ),
+            )),
+            _ => {
+                let run = self.regular_run();
+                let obj = match run {
+                    b"true" => Object::Bool(true),
+                    b"false" => Object::Bool(false),
+                    b"null" => Object::Null,
+                    _ => {
+                        let shown = String::from_utf8_lossy(&run[..run.len().min(20)]).into_owned();
+                        return Err(syntax(
+                            start,
+                            format!("unexpected '{shown}' where an object was expected"),
+                        ));
+                    }
+                };
+                self.pos += run.len();
+                Ok(obj)
+            }
+        }
+    }
+
+    fn number(&mut self) -> Result<Object> {
+        let start = self.pos;
+        let run = self.regular_run();
+        self.pos += run.len();
+        let s = std::str::from_utf8(run).unwrap_or("");
+        let is_int = !s.is_empty()
+            && s.trim_start_matches(['+', '-'])
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+            && s.len() > usize::from(s.starts_with(['+', '-']));
+        if is_int && let Ok(i) = s.parse::<i64>() {
+            // "n g R"?
+            if i >= 0 && !s.starts_with('+') {
+                let save = self.pos;
+                if let Some(g) = self.uint()
+                    && self.eat_keyword(b"R")
+                    && g <= u64::from(u16::MAX)
+                    && i <= i64::from(u32::MAX)
+                {
+                    return Ok(Object::Ref(i as u32, g as u16));
+                }
+                self.pos = save;
+            }
+            return Ok(Object::Int(i));
+        }
+        // Reals, and the forms real files contain: "-.5", "5.", "--5", "1.2.3" (read to
+        // the first invalid character, as Acrobat does).
+        let mut i = 0;
+        let mut neg = false;
+        while i < run.len() && matches!(run[i], b'+' | b'-') {
+            neg |= run[i] == b'-';
+            i += 1;
+        }
+        let mut t = String::from("0");
+        let mut dot = false;
+        let mut digit = false;
+        for &c in &run[i..] {
+            match c {
+                b'0'..=b'9' => {
+                    digit = true;
+                    t.push(char::from(c));
+                }
+                b'.' if !dot => {
+                    dot = true;
+                    t.push('.');
+                }
+                _ => break,
+            }
+        }
+        if !digit {
+            return Err(syntax(
+                start,
+                format!("bad number '{}'", s.chars().take(20).collect::<String>()),
+            ));
+        }
+        if t.ends_with('.') {
+            t.push('0');
+        }
+        let v: f64 = t
+            .parse()
+            .map_err(|_| syntax(start, format!("bad number '{s}'")))?;
+        let v = if neg { -v } else { v };
+        Ok(Object::Real(v))
+    }
+
+    fn name_body(&mut self) -> Vec<u8> {
+        let run = self.regular_run();
+        self.pos += run.len();
+        let mut out = Vec::with_capacity(run.len());
+        let mut i = 0;
+        while i < run.len() {
+            if run[i] == b'#'
+                && i + 2 < run.len()
+                && let (Some(h), Some(l)) = (hexval(run[i + 1]), hexval(run[i + 2]))
+            {
+                out.push(h << 4 | l);
+                i += 3;
+                continue;
+            }
+            out.push(run[i]);
+            i += 1;
+        }
+        out
+    }
+
+    fn literal_string(&mut self) -> Result<Object> {
+        let start = self.pos;
+        self.pos += 1;
+        let mut out = Vec::new();
+        let mut depth = 1usize;
+        loop {
+            let Some(b) = self.peek() else {
+                return Err(syntax(start, "literal string not closed with )"));
+            };
+            self.pos += 1;
+            match b {
+                b'(' => {
+                    depth += 1;
+                    out.push(b);
+                }
+                b')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Ok(Object::Str(out, StrForm::Literal));
+                    }
+                    out.push(b);
+                }
+                b'\r' => {
+                    if self.peek() == Some(b'\n') {
+                        self.pos += 1;
+                    }
+                    out.push(b'\n');
+                }
+                b'\\' => {
+                    let Some(e) = self.peek() else { continue };
+                    self.pos += 1;
+                    match e {
+                        b'n' => out.push(b'\n'),
+                        b'r' => out.push(b'\r'),
+                        b't' => out.push(b'\t'),
+                        b'b' => out.push(8),
+                        b'f' => out.push(12),
+                        b'0'..=b'7' => {
+                            let mut v = u32::from(e - b'0');
+                            for _ in 0..2 {
+                                match self.peek() {
+                                    Some(d @ b'0'..=b'7') => {
+                                        v = v * 8 + u32::from(d - b'0');
+                                        self.pos += 1;
+                                    }
+                                    _ => break,
+                                }
+                            }
+                            out.push(v as u8);
+                        }
+                        b'\r' => {
+                            if self.peek() == Some(b'\n') {
+                                self.pos += 1;
+                            }
+                        }
+                        b'\n' => {}
+                        other => out.push(other),
+                    }
+                }
+                _ => out.push(b),
+            }
+        }
+    }
+
+    fn hex_string(&mut self) -> Result<Object> {
+        let start = self.pos;
+        self.pos += 1;
+        let mut out = Vec::new();
+        let mut hi: Option<u8> = None;
+        loop {
+            let Some(b) = self.peek() else {
+                return Err(syntax(start, "hex string not closed with >"));
+            };
+            self.pos += 1;
+            if b == b'>' {
+                if let Some(h) = hi {
+                    out.push(h << 4);
+                }
+                return Ok(Object::Str(out, StrForm::Hex));
+            }
+            if is_ws(b) {
+                continue;
+            }
+            let Some(v) = hexval(b) else {
+                return Err(syntax(
+                    self.pos - 1,
+                    format!("'{}' in a hex string", char::from(b).escape_default()),
+                ));
+            };
+            match hi.take() {
+                Some(h) => out.push(h << 4 | v),
+                None => hi = Some(v),
+            }
+        }
+    }
+
+    fn dict_body(&mut self, depth: usize) -> Result<Dict> {
+        let start = self.pos;
+        let mut d = Dict::new();
+        loop {
+            self.skip_ws();
+            match self.peek() {
+                None => return Err(syntax(start, "dictionary not closed with >>")),
+                Some(b'>') => {
+                    if self.buf.get(self.pos + 1) == Some(&b'>') {
+                        self.pos += 2;
+                        return Ok(d);
+                    }
+                    return Err(syntax(self.pos, "single '>' in a dictionary"));
+                }
+                Some(b'/') => {
+                    self.pos += 1;
+                    let key = self.name_body();
+                    self.skip_ws();
+                    let value = if self.buf[self.pos.min(self.buf.len())..].starts_with(b">>") {
+                        Object::Null
+                    } else {
+                        self.object(depth + 1)?
+                    };
+                    // Later duplicates replace earlier ones.
+                    d.set(&key, value);
+                }
+                Some(_) => {
+                    return Err(syntax(self.pos, "dictionary key is not a name"));
+                }
+            }
+        }
+    }
+}
+
+/// How the parser learns an indirect `/Length`: resolve `n g R` to an integer, if it can.
+pub type LengthResolver<'r> = &'r dyn Fn(ObjId) -> Option<i64>;
+
+/// Where a stream's data ends, given its start and a `/Length` hint: the hint if
+/// `endstream` follows it, else the first `endstream` keyword.
+fn stream_end(buf: &[u8], data_start: usize, len: Option<i64>) -> Option<(usize, usize)> {
+    if let Some(len) = len.and_then(|l| usize::try_from(l).ok())
+        && let Some(end) = data_start.checked_add(len).filter(|&e| e <= buf.len())
+    {
+        let mut lx = Lexer::new(buf, end);
+        lx.skip_ws();
+        if buf[lx.pos..].starts_with(b"endstream") {
+            return Some((end, lx.pos + 9));
+        }
+    }
+    let rel = memchr::memmem::find(&buf[data_start..], b"endstream")?;
+    let kw = data_start + rel;
+    let mut end = kw;
+    // The EOL before endstream is not data.
+    if end > data_start && buf[end - 1] == b'\n' {
+        end -= 1;
+    }
+    if end > data_start && buf[end - 1] == b'\r' {
+        end -= 1;
+    }
+    Some((end, kw + 9))
+}
+
+/// Parses `n g obj <object> [stream ... endstream] endobj` at `pos`.
+/// Returns the id, the object and the position after it.
+pub fn indirect_object(
+    buf: &[u8],
+    pos: usize,
+    lengths: LengthResolver<'_>,
+) -> Result<(ObjId, Object, usize)> {
+    let mut lx = Lexer::new(buf, pos);
+    let (Some(num), Some(gen_)) = (lx.uint(), lx.uint()) else {
+        return Err(syntax(pos, "expected 'n g obj'"));
+    };
+    if !lx.eat_keyword(b"obj") {
+        return Err(syntax(pos, "expected 'n g obj'"));
+    }
+    let (Ok(num), Ok(gen_)) = (u32::try_from(num), u16::try_from(gen_)) else {
+        return Err(syntax(pos, "object number or generation out of range"));
+    };
+    let id = (num, gen_);
+    let obj = lx.object(0)?;
+    let save = lx.pos;
+    if let Object::Dict(dict) = obj {
+        if lx.eat_keyword(b"stream") {
+            let mut s = lx.pos;
+            if buf.get(s) == Some(&b'\r') {
+                s += 1;
+            }
+            if buf.get(s) == Some(&b'\n') {
+                s += 1;
+            }
+            let len = match dict.get(b"Length") {
+                Some(Object::Int(l)) => Some(*l),
+                Some(Object::Ref(n, g)) => lengths((*n, *g)),
+                _ => None,
+            };
+            let Some((end, after)) = stream_end(buf, s, len) else {
+                return Err(Error::Damaged(format!(
+                    "stream of object {num} {gen_}: no 'endstream' after its data (/Length {})",
+                    len.map_or("missing".to_string(), |l| l.to_string())
+                )));
+            };
+            let mut lx = Lexer::new(buf, after);
+            let end_pos = if lx.eat_keyword(b"endobj") {
+                lx.pos
+            } else {
+                after
+            };
+            return Ok((
+                id,
+                Object::Stream(Stream {
+                    dict,
+                    data: buf[s..end].to_vec(),
+                }),
+                end_pos,
+            ));
+        }
+        lx.pos = save;
+        let end_pos = if lx.eat_keyword(b"endobj") {
+            lx.pos
+        } else {
+            save
+        };
+        return Ok((id, Object::Dict(dict), end_pos));
+    }
+    let end_pos = if lx.eat_keyword(b"endobj") {
+        lx.pos
+    } else {
+        save
+    };
+    Ok((id, obj, end_pos))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    fn parse(s: &[u8]) -> Object {
+        Lexer::new(s, 0).object(0).unwrap()
+    }
+
+    #[test]
+    fn objects() {
+        assert_eq!(parse(b" 12 0 R"), Object::Ref(12, 0));
+        assert_eq!(parse(b"12 0 obj"), Object::Int(12));
+        assert_eq!(parse(b"-.5"), Object::Real(-0.5));
+        assert_eq!(parse(b"--5"), Object::Real(-5.0));
+        assert_eq!(parse(b"/A#20b"), Object::Name(b"A b".to_vec()));
+        assert_eq!(
+            parse(b"(a\\(b\\)\\101\\\r\nc\r\nd)"),
+            Object::Str(b"a(b)Ac\nd".to_vec(), StrForm::Literal)
+        );
+        assert_eq!(parse(b"<41 4>"), Object::Str(b"A@".to_vec(), StrForm::Hex));
+        let d = parse(b"<</A [1 2.5 true null] /B<</C/D>> /E>>");
+        let d = d.dict().unwrap();
+        assert_eq!(d.get(b"E"), Some(&Object::Null));
+        assert!(Lexer::new(b"[[[[", 0).object(0).is_err());
+        assert!(Lexer::new(&[b'['; 10_000], 0).object(0).is_err());
+    }
+
+    #[test]
+    fn streams() {
+        let f = b"1 0 obj <</Length 3>> stream\r\nabc\nendstream endobj";
+        let (id, o, _) = indirect_object(f, 0, &|_| None).unwrap();
+        assert_eq!(id, (1, 0));
+        let Object::Stream(s) = o else { panic!() };
+        assert_eq!(s.data, b"abc");
+        // Wrong length: found by the endstream keyword.
+        let f = b"1 0 obj <</Length 99>> stream\nabcd\nendstream endobj";
+        let (_, o, _) = indirect_object(f, 0, &|_| None).unwrap();
+        let Object::Stream(s) = o else { panic!() };
+        assert_eq!(s.data, b"abcd");
+        assert!(indirect_object(b"1 0 obj <</Length 9>> stream\nab", 0, &|_| None).is_err());
+    }
+}

@@ -1,0 +1,153 @@
+//! # cipherlab-pdf: reading and decrypting PDF files
+//!
+//! The PDF Standard Security Handler of ISO 32000-2 §7.6 for reading -- every revision
+//! (R2 RC4-40, R3 RC4-128, R4 RC4 or AES-128 with crypt filters, R5 and R6 AES-256 with
+//! SASLprep'd passwords), user or owner password, /EncryptMetadata false, per-stream
+//! /Crypt filters, embedded-file filters (/EFF) -- on top of our own PDF syntax layer.
+//!
+//! ```no_run
+//! let input = std::fs::read("in.pdf")?;
+//! let info = cipherlab_pdf::info(&input, None)?;           // what is it, needs a password?
+//! let out = cipherlab_pdf::decrypt(&input, Some("secret"))?;
+//! cipherlab_pdf::write_atomic("out.pdf".as_ref(), &out.bytes, false)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! ## Why our own syntax layer, not lopdf's reader and writer
+//!
+//! lopdf 0.47's reader runs its own security handler while it loads: it tries the empty
+//! password, decrypts with its code, and when that fails returns a document with *no
+//! objects*; errors while decrypting an object are logged and the object kept half
+//! decrypted. A handler of ours cannot sit between its parsing and its expansion of
+//! (encrypted) object streams, and it misses a direct /Encrypt dictionary in the trailer.
+//! Its writer drops object streams unless asked and then regroups every object. So this
+//! crate parses PDF itself ([`lexer`], [`xref`], [`document`]), written for hostile input:
+//! bounds-checked reads, nesting and size limits, /Prev loop detection, and repair of the
+//! damage real files have (a wrong `startxref`, wrong offsets, a missing trailer: the
+//! cross-reference table is rebuilt by scanning for `n g obj`, object streams included).
+//!
+//! ## The output file
+//!
+//! [`decrypt`] writes a new, complete file (no incremental update, not linearized: the
+//! linearization dictionary and hint stream are dropped as they would be stale) with
+//! [`writer`]: if the input had object streams, all non-stream objects of generation 0
+//! go into Flate-compressed object streams of 100 objects with a cross-reference stream;
+//! if it had only a cross-reference stream, objects are written directly with a
+//! cross-reference stream; a classic file gets a classic `xref` table. Streams keep their
+//! filters and bytes (decryption is of the encoded data), so the output is about the size
+//! of the input, a little smaller for AES (no IVs or padding). The /Encrypt dictionary,
+//! the old cross-reference and object streams and /Crypt stream filters are removed;
+//! /ID is kept.
+//!
+//! ## What is decrypted (ISO 32000-2 §7.6.2, §7.6.5, §7.6.6)
+//!
+//! Every string (with /StrF) and stream (with /StmF) of every top-level object, except:
+//! the /Encrypt dictionary; the trailer and cross-reference streams (never encrypted);
+//! /Contents of signature dictionaries; strings inside object streams (the object stream
+//! is decrypted as a whole); streams whose /Filter starts with /Crypt (their named crypt
+//! filter, /Identity by default); embedded-file streams (with /EFF); the metadata stream
+//! when /EncryptMetadata is false (R4+).
+
+pub mod document;
+pub mod error;
+pub mod filters;
+pub mod info;
+pub mod lexer;
+pub mod object;
+pub mod security;
+pub mod writer;
+pub mod xref;
+
+use std::path::Path;
+
+pub use document::{Document, Pdf};
+pub use error::{Error, Result};
+pub use info::{Info, info};
+pub use security::{Auth, Handler, PasswordKind};
+
+/// The result of [`decrypt`].
+#[derive(Debug)]
+pub struct Decrypted {
+    /// The decrypted file.
+    pub bytes: Vec<u8>,
+    /// Which password opened it (`None`: the input was not encrypted).
+    pub auth: Option<Auth>,
+    /// Repairs and oddities met while reading.
+    pub warnings: Vec<String>,
+    /// Number of strings and streams decrypted.
+    pub strings: usize,
+    /// Streams decrypted.
+    pub streams: usize,
+    /// The layout written.
+    pub object_streams: bool,
+    /// A cross-reference stream was written.
+    pub xref_stream: bool,
+}
+
+/// Decrypts `input` with `password` (the empty user password when `None`) and writes it
+/// as an unencrypted PDF. An unencrypted input is rewritten the same way.
+pub fn decrypt(input: &[u8], password: Option<&str>) -> Result<Decrypted> {
+    let pdf = Pdf::parse(input)?;
+    let auth = pdf.authenticate(password)?;
+    let (handler, auth) = match auth {
+        Some((h, a)) => (Some(h), Some(a)),
+        None => (None, None),
+    };
+    let doc = pdf.load(handler.as_ref())?;
+    let mut warnings = doc.warnings.clone();
+    if auth.as_ref().is_some_and(|a| a.perms_ok == Some(false)) {
+        warnings.push(
+            "/Perms does not match /P and /EncryptMetadata: the permissions were altered".into(),
+        );
+    }
+    let layout = writer::Layout::like_input(&doc);
+    let bytes = writer::write(&doc, layout);
+    Ok(Decrypted {
+        bytes,
+        auth,
+        warnings,
+        strings: doc.strings_decrypted,
+        streams: doc.streams_decrypted,
+        object_streams: layout.object_streams,
+        xref_stream: layout.xref_stream,
+    })
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same directory, renamed into
+/// place; refuses to replace an existing file unless `force`.
+pub fn write_atomic(path: &Path, bytes: &[u8], force: bool) -> Result<()> {
+    use std::io::Write;
+    let shown = path.display().to_string();
+    if !force && path.exists() {
+        return Err(Error::OutputExists(shown));
+    }
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let io = |what: &str, source| Error::Io {
+        what: format!("{what} {shown}"),
+        source,
+    };
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".cipherlab-")
+        .suffix(".pdf.tmp")
+        .tempfile_in(dir)
+        .map_err(|e| io("creating a temporary file next to", e))?;
+    tmp.write_all(bytes)
+        .and_then(|()| tmp.as_file().sync_all())
+        .map_err(|e| io("writing", e))?;
+    if force {
+        tmp.persist(path)
+            .map_err(|e| io("renaming into", e.error))?;
+    } else {
+        tmp.persist_noclobber(path).map_err(|e| {
+            if e.error.kind() == std::io::ErrorKind::AlreadyExists {
+                Error::OutputExists(shown.clone())
+            } else {
+                io("renaming into", e.error)
+            }
+        })?;
+    }
+    Ok(())
+}

@@ -1,0 +1,291 @@
+//! The PDF object model (ISO 32000-2 §7.3) and its serialisation.
+
+use std::fmt::Write as _;
+
+/// An object's number and generation.
+pub type ObjId = (u32, u16);
+
+/// How a string was written: `(literal)` or `<hex>`. Kept so output looks like input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StrForm {
+    /// `( ... )` with escapes.
+    Literal,
+    /// `< ... >`.
+    Hex,
+}
+
+/// A PDF object. Streams carry their (still encoded) data.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Object {
+    /// `null`
+    Null,
+    /// `true` / `false`
+    Bool(bool),
+    /// An integer.
+    Int(i64),
+    /// A real number.
+    Real(f64),
+    /// A string's bytes (escapes and hex digits already decoded).
+    Str(Vec<u8>, StrForm),
+    /// A name's bytes, without the slash, `#xx` escapes decoded.
+    Name(Vec<u8>),
+    /// `[ ... ]`
+    Array(Vec<Object>),
+    /// `<< ... >>`
+    Dict(Dict),
+    /// A stream: its dictionary and its raw (encoded, possibly encrypted) bytes.
+    Stream(Stream),
+    /// `n g R`
+    Ref(u32, u16),
+}
+
+/// A dictionary: keys in the order they were read (later duplicates replace earlier ones).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Dict(pub Vec<(Vec<u8>, Object)>);
+
+/// A stream object.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stream {
+    /// The stream dictionary.
+    pub dict: Dict,
+    /// The bytes between `stream` and `endstream`.
+    pub data: Vec<u8>,
+}
+
+impl Dict {
+    /// An empty dictionary.
+    pub fn new() -> Dict {
+        Dict(Vec::new())
+    }
+    /// The value of `key`, if present.
+    pub fn get(&self, key: &[u8]) -> Option<&Object> {
+        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+    /// A mutable reference to the value of `key`.
+    pub fn get_mut(&mut self, key: &[u8]) -> Option<&mut Object> {
+        self.0.iter_mut().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+    /// Sets `key` (replacing any value in place, else appending).
+    pub fn set(&mut self, key: &[u8], value: Object) {
+        match self.get_mut(key) {
+            Some(v) => *v = value,
+            None => self.0.push((key.to_vec(), value)),
+        }
+    }
+    /// Removes `key`, returning its value.
+    pub fn remove(&mut self, key: &[u8]) -> Option<Object> {
+        let i = self.0.iter().position(|(k, _)| k == key)?;
+        Some(self.0.remove(i).1)
+    }
+    /// Whether `/Type` is the name `ty`.
+    pub fn has_type(&self, ty: &[u8]) -> bool {
+        matches!(self.get(b"Type"), Some(Object::Name(n)) if n == ty)
+    }
+    /// The name value of `key`.
+    pub fn name(&self, key: &[u8]) -> Option<&[u8]> {
+        match self.get(key) {
+            Some(Object::Name(n)) => Some(n),
+            _ => None,
+        }
+    }
+    /// The integer value of `key`.
+    pub fn int(&self, key: &[u8]) -> Option<i64> {
+        match self.get(key) {
+            Some(Object::Int(i)) => Some(*i),
+            _ => None,
+        }
+    }
+}
+
+impl Object {
+    /// The dictionary of a dictionary or of a stream.
+    pub fn dict(&self) -> Option<&Dict> {
+        match self {
+            Object::Dict(d) => Some(d),
+            Object::Stream(s) => Some(&s.dict),
+            _ => None,
+        }
+    }
+    /// The integer, if this is one.
+    pub fn as_int(&self) -> Option<i64> {
+        match self {
+            Object::Int(i) => Some(*i),
+            _ => None,
+        }
+    }
+    /// The string bytes, if this is a string.
+    pub fn as_str(&self) -> Option<&[u8]> {
+        match self {
+            Object::Str(s, _) => Some(s),
+            _ => None,
+        }
+    }
+    /// The name bytes, if this is a name.
+    pub fn as_name(&self) -> Option<&[u8]> {
+        match self {
+            Object::Name(n) => Some(n),
+            _ => None,
+        }
+    }
+}
+
+/// Whether `b` is PDF white space (§7.2.3).
+pub(crate) fn is_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'\x0c' | b'\0')
+}
+
+/// Whether `b` is a PDF delimiter (§7.2.3).
+pub(crate) fn is_delim(b: u8) -> bool {
+    matches!(
+        b,
+        b'(' | b')' | b'<' | b'>' | b'[' | b']' | b'{' | b'}' | b'/' | b'%'
+    )
+}
+
+fn write_name(out: &mut Vec<u8>, name: &[u8]) {
+    out.push(b'/');
+    for &b in name {
+        if b <= b' ' || b >= 0x7f || b == b'#' || is_delim(b) {
+            let _ = write!(HexOut(out), "#{b:02X}");
+        } else {
+            out.push(b);
+        }
+    }
+}
+
+/// Adapter so `write!` can append to a `Vec<u8>`.
+struct HexOut<'a>(&'a mut Vec<u8>);
+impl std::fmt::Write for HexOut<'_> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.0.extend_from_slice(s.as_bytes());
+        Ok(())
+    }
+}
+
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+fn write_string(out: &mut Vec<u8>, s: &[u8], form: StrForm) {
+    match form {
+        StrForm::Hex => {
+            out.reserve(s.len() * 2 + 2);
+            out.push(b'<');
+            for &b in s {
+                out.push(HEX[usize::from(b >> 4)]);
+                out.push(HEX[usize::from(b & 15)]);
+            }
+            out.push(b'>');
+        }
+        StrForm::Literal => {
+            out.reserve(s.len() + 2);
+            out.push(b'(');
+            for &b in s {
+                match b {
+                    b'(' | b')' | b'\\' => {
+                        out.push(b'\\');
+                        out.push(b);
+                    }
+                    // A raw CR (or CR LF) inside a literal string reads back as LF.
+                    b'\r' => out.extend_from_slice(b"\\r"),
+                    _ => out.push(b),
+                }
+            }
+            out.push(b')');
+        }
+    }
+}
+
+fn write_real(out: &mut Vec<u8>, r: f64) {
+    if !r.is_finite() {
+        out.push(b'0');
+        return;
+    }
+    // Rust's Display never uses exponents; trim to what PDF readers expect.
+    let s = format!("{r}");
+    out.extend_from_slice(s.as_bytes());
+}
+
+/// Whether the next token written after `out` needs a separating space.
+fn needs_space(out: &[u8]) -> bool {
+    match out.last() {
+        None => false,
+        Some(&b) => !(is_ws(b) || is_delim(b)),
+    }
+}
+
+/// Appends the serialisation of `obj` (streams: the dictionary only -- the caller writes
+/// `stream ... endstream`).
+pub fn write_object(out: &mut Vec<u8>, obj: &Object) {
+    match obj {
+        Object::Null => {
+            sep(out);
+            out.extend_from_slice(b"null");
+        }
+        Object::Bool(b) => {
+            sep(out);
+            out.extend_from_slice(if *b { b"true" } else { b"false" });
+        }
+        Object::Int(i) => {
+            sep(out);
+            let _ = write!(HexOut(out), "{i}");
+        }
+        Object::Real(r) => {
+            sep(out);
+            write_real(out, *r);
+        }
+        Object::Str(s, f) => write_string(out, s, *f),
+        Object::Name(n) => write_name(out, n),
+        Object::Array(a) => {
+            out.push(b'[');
+            for o in a {
+                write_object(out, o);
+            }
+            out.push(b']');
+        }
+        Object::Dict(d) => write_dict(out, d),
+        Object::Stream(s) => write_dict(out, &s.dict),
+        Object::Ref(n, g) => {
+            sep(out);
+            let _ = write!(HexOut(out), "{n} {g} R");
+        }
+    }
+}
+
+fn sep(out: &mut Vec<u8>) {
+    if needs_space(out) {
+        out.push(b' ');
+    }
+}
+
+/// Appends `<< ... >>`.
+pub fn write_dict(out: &mut Vec<u8>, d: &Dict) {
+    out.extend_from_slice(b"<<");
+    for (k, v) in &d.0 {
+        write_name(out, k);
+        write_object(out, v);
+    }
+    out.extend_from_slice(b">>");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn serialises_compactly() {
+        let mut d = Dict::new();
+        d.set(b"Type", Object::Name(b"Page".to_vec()));
+        d.set(
+            b"Kids",
+            Object::Array(vec![Object::Ref(3, 0), Object::Int(-4)]),
+        );
+        d.set(b"S", Object::Str(b"a(b)\\\r".to_vec(), StrForm::Literal));
+        d.set(b"H", Object::Str(vec![0xab, 1], StrForm::Hex));
+        d.set(b"N a#", Object::Real(0.5));
+        let mut out = Vec::new();
+        write_object(&mut out, &Object::Dict(d));
+        assert_eq!(
+            String::from_utf8_lossy(&out),
+            "<</Type/Page/Kids[3 0 R -4]/S(a\\(b\\)\\\\\\r)/H<ab01>/N#20a#23 0.5>>"
+        );
+    }
+}

@@ -1,0 +1,751 @@
+//! The PDF Standard Security Handler (ISO 32000-2 §7.6.4) for reading: the /Encrypt
+//! dictionary, password authentication (Algorithms 2, 2.A, 2.B, 3-7 run backwards, 8-13)
+//! and per-object decryption (Algorithm 1, 1.a).
+//!
+//! RC4 is the catalogue's [`cipherlab_ciphers::rc4::Rc4Key`]; AES-CBC comes from the
+//! RustCrypto `aes`/`cbc` crates, MD5 and SHA-2 from `md-5`/`sha2`, SASLprep (RFC 4013)
+//! from `stringprep`.
+
+use std::collections::BTreeMap;
+
+use aes::{Aes128, Aes256};
+use cipher::array::Array;
+use cipher::{BlockCipherDecrypt, BlockCipherEncrypt, BlockModeDecrypt, KeyInit, KeyIvInit};
+use cipherlab_ciphers::rc4::Rc4Key;
+use md5::{Digest, Md5};
+use sha2::{Sha256, Sha384, Sha512};
+
+use crate::error::{Error, Result};
+use crate::object::{Dict, ObjId, Object};
+
+/// The 32-byte padding string of Algorithm 2 step (a).
+pub const PAD: [u8; 32] = [
+    0x28, 0xBF, 0x4E, 0x5E, 0x4E, 0x75, 0x8A, 0x41, 0x64, 0x00, 0x4E, 0x56, 0xFF, 0xFA, 0x01, 0x08,
+    0x2E, 0x2E, 0x00, 0xB6, 0xD0, 0x68, 0x3E, 0x80, 0x2F, 0x0C, 0xA9, 0xFE, 0x64, 0x53, 0x69, 0x7A,
+];
+
+/// A crypt filter method (/CFM).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cfm {
+    /// `/None` or the `/Identity` filter: data is not encrypted.
+    Identity,
+    /// `/V2`: RC4 with the object key.
+    Rc4,
+    /// `/AESV2`: AES-128-CBC with the object key (Algorithm 1 with "sAlT").
+    AesV2,
+    /// `/AESV3`: AES-256-CBC with the file key (Algorithm 1.a).
+    AesV3,
+}
+
+impl Cfm {
+    /// The name written in /CFM.
+    pub fn name(self) -> &'static str {
+        match self {
+            Cfm::Identity => "None",
+            Cfm::Rc4 => "V2",
+            Cfm::AesV2 => "AESV2",
+            Cfm::AesV3 => "AESV3",
+        }
+    }
+}
+
+/// A crypt filter as the /Encrypt dictionary defines it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CryptFilter {
+    /// Its name (`StdCF`, `Identity`, or for V < 4 the implicit filter).
+    pub name: String,
+    /// Its method.
+    pub cfm: Cfm,
+    /// /Length as written (bytes per the standard, bits in some producers), if any.
+    pub length: Option<i64>,
+    /// /AuthEvent (`DocOpen` or `EFOpen`).
+    pub auth_event: Option<String>,
+}
+
+/// The /Encrypt dictionary of the Standard security handler, read and checked.
+#[derive(Clone, Debug)]
+pub struct EncryptDict {
+    /// /V: the algorithm version (1, 2, 4, 5).
+    pub v: i64,
+    /// /R: the revision of the standard handler (2 .. 6).
+    pub r: i64,
+    /// /Length in bits (40 when absent).
+    pub length_bits: i64,
+    /// Whether /Length was present.
+    pub length_given: bool,
+    /// /O
+    pub o: Vec<u8>,
+    /// /U
+    pub u: Vec<u8>,
+    /// /OE (R5, R6)
+    pub oe: Vec<u8>,
+    /// /UE (R5, R6)
+    pub ue: Vec<u8>,
+    /// /Perms (R5, R6)
+    pub perms: Vec<u8>,
+    /// /P as a signed 32-bit value.
+    pub p: i32,
+    /// /EncryptMetadata (default true).
+    pub encrypt_metadata: bool,
+    /// Whether /EncryptMetadata was present.
+    pub encrypt_metadata_given: bool,
+    /// /CF: the named crypt filters (V4, V5).
+    pub filters: BTreeMap<String, CryptFilter>,
+    /// /StmF (V4, V5; `Identity` when absent).
+    pub stmf: String,
+    /// /StrF
+    pub strf: String,
+    /// /EFF (defaults to /StmF).
+    pub eff: String,
+    /// Whether /EFF was present.
+    pub eff_given: bool,
+}
+
+fn bytes_of(o: Option<Object>) -> Vec<u8> {
+    match o {
+        Some(Object::Str(s, _)) => s,
+        _ => Vec::new(),
+    }
+}
+
+fn name_of(o: &Option<Object>) -> Option<String> {
+    match o {
+        Some(Object::Name(n)) => Some(String::from_utf8_lossy(n).into_owned()),
+        _ => None,
+    }
+}
+
+impl EncryptDict {
+    /// Reads `d`; `resolve` dereferences indirect values (an indirect /CF, /O, ...).
+    pub fn parse(d: &Dict, resolve: &dyn Fn(&Object) -> Object) -> Result<EncryptDict> {
+        let get = |k: &[u8]| d.get(k).map(resolve);
+        match name_of(&get(b"Filter")).as_deref() {
+            Some("Standard") => {}
+            Some(other) => {
+                return Err(Error::Unsupported(format!(
+                    "security handler /{other}: only the Standard (password) handler is \
+                     supported, not public-key or vendor handlers"
+                )));
+            }
+            None => {
+                return Err(Error::BadEncrypt(
+                    "/Filter is missing; expected /Standard".into(),
+                ));
+            }
+        }
+        let int = |k: &[u8]| get(k).and_then(|o| o.as_int());
+        let v = int(b"V").unwrap_or(0);
+        let Some(r) = int(b"R") else {
+            return Err(Error::BadEncrypt("/R (revision) is missing".into()));
+        };
+        if !matches!(v, 1 | 2 | 4 | 5) {
+            return Err(Error::Unsupported(format!(
+                "/V {v}: the Standard handler defines V 1, 2, 4 and 5 (V 3 was never published)"
+            )));
+        }
+        if !(2..=6).contains(&r) {
+            return Err(Error::Unsupported(format!(
+                "/R {r}: the Standard handler defines revisions 2 to 6"
+            )));
+        }
+        let length_given = int(b"Length").is_some();
+        let length_bits = int(b"Length").unwrap_or(40);
+        let p = match int(b"P") {
+            // Some writers store P as an unsigned 32-bit number.
+            Some(p) if (i64::from(i32::MIN)..=i64::from(u32::MAX)).contains(&p) => p as u32 as i32,
+            Some(p) => return Err(Error::BadEncrypt(format!("/P {p} is not a 32-bit value"))),
+            None => return Err(Error::BadEncrypt("/P (permissions) is missing".into())),
+        };
+        let em = get(b"EncryptMetadata");
+        let encrypt_metadata = !matches!(em, Some(Object::Bool(false)));
+        let mut filters = BTreeMap::new();
+        if let Some(Object::Dict(cf)) = get(b"CF") {
+            for (k, val) in &cf.0 {
+                let name = String::from_utf8_lossy(k).into_owned();
+                let Object::Dict(f) = resolve(val) else {
+                    return Err(Error::BadEncrypt(format!(
+                        "/CF /{name} is not a dictionary"
+                    )));
+                };
+                let fget = |k: &[u8]| f.get(k).map(resolve);
+                let cfm = match name_of(&fget(b"CFM")).as_deref() {
+                    None | Some("None") => Cfm::Identity,
+                    Some("V2") => Cfm::Rc4,
+                    Some("AESV2") => Cfm::AesV2,
+                    Some("AESV3") => Cfm::AesV3,
+                    Some(other) => {
+                        return Err(Error::Unsupported(format!(
+                            "crypt filter /{name} has /CFM /{other}; the Standard handler knows \
+                             /None, /V2 (RC4), /AESV2 and /AESV3"
+                        )));
+                    }
+                };
+                filters.insert(
+                    name.clone(),
+                    CryptFilter {
+                        name,
+                        cfm,
+                        length: fget(b"Length").and_then(|o| o.as_int()),
+                        auth_event: name_of(&fget(b"AuthEvent")),
+                    },
+                );
+            }
+        } else if get(b"CF").is_some() {
+            return Err(Error::BadEncrypt("/CF is not a dictionary".into()));
+        }
+        let stmf = name_of(&get(b"StmF")).unwrap_or_else(|| "Identity".into());
+        let strf = name_of(&get(b"StrF")).unwrap_or_else(|| "Identity".into());
+        let eff_given = name_of(&get(b"EFF")).is_some();
+        let eff = name_of(&get(b"EFF")).unwrap_or_else(|| stmf.clone());
+        let e = EncryptDict {
+            v,
+            r,
+            length_bits,
+            length_given,
+            o: bytes_of(get(b"O")),
+            u: bytes_of(get(b"U")),
+            oe: bytes_of(get(b"OE")),
+            ue: bytes_of(get(b"UE")),
+            perms: bytes_of(get(b"Perms")),
+            p,
+            encrypt_metadata,
+            encrypt_metadata_given: matches!(em, Some(Object::Bool(_))),
+            filters,
+            stmf,
+            strf,
+            eff,
+            eff_given,
+        };
+        e.check()?;
+        Ok(e)
+    }
+
+    fn check(&self) -> Result<()> {
+        let need = |what: &str, v: &[u8], n: usize| {
+            if v.len() < n {
+                Err(Error::BadEncrypt(format!(
+                    "/{what} has {} bytes; revision {} needs {n}",
+                    v.len(),
+                    self.r
+                )))
+            } else {
+                Ok(())
+            }
+        };
+        if self.r <= 4 {
+            need("O", &self.o, 32)?;
+            need("U", &self.u, 16)?;
+        } else {
+            need("O", &self.o, 48)?;
+            need("U", &self.u, 48)?;
+            need("OE", &self.oe, 32)?;
+            need("UE", &self.ue, 32)?;
+        }
+        if self.v == 2
+            && (self.length_bits < 40 || self.length_bits > 128 || self.length_bits % 8 != 0)
+        {
+            return Err(Error::BadEncrypt(format!(
+                "/Length {} for V 2: must be 40 to 128 bits, a multiple of 8",
+                self.length_bits
+            )));
+        }
+        if self.v >= 4 {
+            for n in [&self.stmf, &self.strf, &self.eff] {
+                if n != "Identity" && !self.filters.contains_key(n.as_str()) {
+                    return Err(Error::BadEncrypt(format!(
+                        "crypt filter /{n} is used (/StmF, /StrF or /EFF) but not defined in /CF"
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The file key length in bytes.
+    pub fn key_len(&self) -> usize {
+        match self.r {
+            2 => 5,
+            5 | 6 => 32,
+            _ if self.v >= 4 && !self.length_given => {
+                // As pdf.js: the default filter's /Length (bytes, or bits when >= 40).
+                let l = self
+                    .filters
+                    .get(&self.stmf)
+                    .and_then(|f| f.length)
+                    .unwrap_or(16);
+                let l = if l >= 40 { l / 8 } else { l };
+                l.clamp(5, 16) as usize
+            }
+            _ => (self.length_bits / 8).clamp(5, 16) as usize,
+        }
+    }
+
+    /// The filter named `name` (the implicit RC4 filter for V < 4).
+    pub fn filter(&self, name: &str) -> CryptFilter {
+        if self.v < 4 {
+            return CryptFilter {
+                name: "(V<4: RC4)".into(),
+                cfm: Cfm::Rc4,
+                length: Some(self.length_bits),
+                auth_event: None,
+            };
+        }
+        self.filters.get(name).cloned().unwrap_or(CryptFilter {
+            name: name.to_string(),
+            cfm: Cfm::Identity,
+            length: None,
+            auth_event: None,
+        })
+    }
+}
+
+/// Which password opened the file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PasswordKind {
+    /// The user (open) password.
+    User,
+    /// The owner (permissions) password.
+    Owner,
+}
+
+/// The outcome of authentication.
+#[derive(Clone, Debug)]
+pub struct Auth {
+    /// The password is the user password.
+    pub user: bool,
+    /// The password is the owner password.
+    pub owner: bool,
+    /// R6: whether /Perms decrypted to the /P and /EncryptMetadata of the dictionary
+    /// (`None` for R2-R5, or when /Perms is absent).
+    pub perms_ok: Option<bool>,
+    /// R2-R4 opened with the owner password: the user password recovered from /O
+    /// (Algorithm 7), with its padding removed.
+    pub recovered_user_password: Option<Vec<u8>>,
+}
+
+impl Auth {
+    /// Owner if the owner password matched (it grants everything), else user.
+    pub fn kind(&self) -> PasswordKind {
+        if self.owner {
+            PasswordKind::Owner
+        } else {
+            PasswordKind::User
+        }
+    }
+}
+
+/// An authenticated handler: the file key and the filters.
+#[derive(Clone)]
+pub struct Handler {
+    /// The encryption dictionary.
+    pub enc: EncryptDict,
+    key: Vec<u8>,
+}
+
+impl std::fmt::Debug for Handler {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Handler")
+            .field("v", &self.enc.v)
+            .field("r", &self.enc.r)
+            .finish_non_exhaustive()
+    }
+}
+
+fn md5(parts: &[&[u8]]) -> [u8; 16] {
+    let mut h = Md5::new();
+    for p in parts {
+        h.update(p);
+    }
+    h.finalize().into()
+}
+
+fn sha256(parts: &[&[u8]]) -> [u8; 32] {
+    let mut h = Sha256::new();
+    for p in parts {
+        h.update(p);
+    }
+    h.finalize().into()
+}
+
+fn rc4(key: &[u8], data: &mut [u8]) {
+    if let Some(k) = Rc4Key::new(key) {
+        k.apply_keystream_vartime(data);
+    }
+}
+
+/// `data` split into 16-byte blocks (the length must be a multiple of 16).
+fn blocks(data: &mut [u8]) -> &mut [Array<u8, cipher::consts::U16>] {
+    Array::slice_as_chunks_mut(data).0
+}
+
+/// AES-CBC decryption in place without padding (`data.len()` a multiple of 16).
+fn aes_cbc_decrypt(key: &[u8], iv: &[u8], data: &mut [u8]) {
+    match key.len() {
+        16 => {
+            if let Ok(mut d) = cbc::Decryptor::<Aes128>::new_from_slices(key, iv) {
+                d.decrypt_blocks(blocks(data));
+            }
+        }
+        32 => {
+            if let Ok(mut d) = cbc::Decryptor::<Aes256>::new_from_slices(key, iv) {
+                d.decrypt_blocks(blocks(data));
+            }
+        }
+        _ => {}
+    }
+}
+
+/// AES-128-CBC encryption without padding (Algorithm 2.B step e).
+fn aes128_cbc_encrypt(key: &[u8], iv: &[u8], data: &mut [u8]) {
+    let Ok(c) = Aes128::new_from_slice(key) else {
+        return;
+    };
+    let mut prev = [0u8; 16];
+    prev.copy_from_slice(&iv[..16]);
+    for b in blocks(data) {
+        for (x, p) in b.iter_mut().zip(prev.iter()) {
+            *x ^= p;
+        }
+        c.encrypt_block(b);
+        prev.copy_from_slice(b);
+    }
+}
+
+/// Pads or truncates a password to 32 bytes (Algorithm 2 step a).
+fn pad_password(pw: &[u8]) -> [u8; 32] {
+    let mut out = PAD;
+    let n = pw.len().min(32);
+    out[..n].copy_from_slice(&pw[..n]);
+    out[n..].copy_from_slice(&PAD[..32 - n]);
+    out
+}
+
+/// Algorithm 2: the file key from a (user) password, R2-R4.
+fn file_key_r4(e: &EncryptDict, id0: &[u8], pw: &[u8]) -> Vec<u8> {
+    let n = e.key_len();
+    let mut h = Md5::new();
+    h.update(pad_password(pw));
+    h.update(&e.o[..32]);
+    h.update(e.p.to_le_bytes());
+    h.update(id0);
+    if e.r >= 4 && !e.encrypt_metadata {
+        h.update([0xff; 4]);
+    }
+    let mut k: [u8; 16] = h.finalize().into();
+    if e.r >= 3 {
+        for _ in 0..50 {
+            k = md5(&[&k[..n]]);
+        }
+    }
+    k[..n].to_vec()
+}
+
+/// Algorithms 4 and 5: the /U value a key gives (first 16 bytes compared for R3+).
+fn user_check_r4(e: &EncryptDict, id0: &[u8], key: &[u8]) -> bool {
+    if e.r == 2 {
+        let mut u = PAD;
+        rc4(key, &mut u);
+        return e.u.len() >= 32 && u[..] == e.u[..32];
+    }
+    let mut x = md5(&[&PAD, id0]);
+    rc4(key, &mut x);
+    for i in 1..=19u8 {
+        let k: Vec<u8> = key.iter().map(|b| b ^ i).collect();
+        rc4(&k, &mut x);
+    }
+    x[..] == e.u[..16]
+}
+
+/// Algorithm 7 (run as Algorithm 3 backwards): the padded user password from /O and an
+/// owner password, R2-R4.
+fn user_password_from_owner(e: &EncryptDict, owner_pw: &[u8]) -> [u8; 32] {
+    let n = if e.r == 2 { 5 } else { e.key_len() };
+    let mut k = md5(&[&pad_password(owner_pw)]);
+    if e.r >= 3 {
+        for _ in 0..50 {
+            k = md5(&[&k[..]]);
+        }
+    }
+    let key = &k[..n];
+    let mut out = [0u8; 32];
+    out.copy_from_slice(&e.o[..32]);
+    if e.r == 2 {
+        rc4(key, &mut out);
+    } else {
+        for i in (0..=19u8).rev() {
+            let ki: Vec<u8> = key.iter().map(|b| b ^ i).collect();
+            rc4(&ki, &mut out);
+        }
+    }
+    out
+}
+
+/// Algorithm 2.B (R6): the hash of a password with a salt and (for the owner) /U.
+/// R5 (Adobe extension level 3) uses plain SHA-256.
+fn hash_r6(r: i64, pw: &[u8], salt: &[u8], udata: &[u8]) -> [u8; 32] {
+    let k0 = sha256(&[pw, salt, udata]);
+    if r == 5 {
+        return k0;
+    }
+    let mut k: Vec<u8> = k0.to_vec();
+    let mut round = 0u32;
+    loop {
+        let mut k1 = Vec::with_capacity(64 * (pw.len() + k.len() + udata.len()));
+        for _ in 0..64 {
+            k1.extend_from_slice(pw);
+            k1.extend_from_slice(&k);
+            k1.extend_from_slice(udata);
+        }
+        aes128_cbc_encrypt(&k[..16], &k[16..32], &mut k1);
+        let sum: u32 = k1[..16].iter().map(|&b| u32::from(b)).sum();
+        k = match sum % 3 {
+            0 => Sha256::digest(&k1).to_vec(),
+            1 => Sha384::digest(&k1).to_vec(),
+            _ => Sha512::digest(&k1).to_vec(),
+        };
+        let last = u32::from(k1[k1.len() - 1]);
+        round += 1;
+        if round >= 64 && last <= round - 32 {
+            break;
+        }
+        if round > 10_000 {
+            break; // cannot happen (last <= 255); a bound for the reader's peace of mind
+        }
+    }
+    let mut out = [0u8; 32];
+    out.copy_from_slice(&k[..32]);
+    out
+}
+
+/// PDFDocEncoding's bytes 0x18-0x1F and 0x80-0xA0 (ISO 32000-2 Annex D.2).
+fn pdfdoc_special(c: u32) -> Option<u8> {
+    const HIGH: [u32; 33] = [
+        0x2022, 0x2020, 0x2021, 0x2026, 0x2014, 0x2013, 0x0192, 0x2044, 0x2039, 0x203A, 0x2212,
+        0x2030, 0x201E, 0x201C, 0x201D, 0x2018, 0x2019, 0x201A, 0x2122, 0xFB01, 0xFB02, 0x0141,
+        0x0152, 0x0160, 0x0178, 0x017D, 0x0131, 0x0142, 0x0153, 0x0161, 0x017E, 0xFFFF, 0x20AC,
+    ];
+    const LOW: [u32; 8] = [
+        0x02D8, 0x02C7, 0x02C6, 0x02D9, 0x02DD, 0x02DB, 0x02DA, 0x02DC,
+    ];
+    if let Some(i) = HIGH.iter().position(|&u| u == c) {
+        return Some(0x80 + i as u8);
+    }
+    LOW.iter().position(|&u| u == c).map(|i| 0x18 + i as u8)
+}
+
+/// Maps a password to PDFDocEncoding bytes for R2-R4 (ASCII and Latin-1 map directly);
+/// `None` if a character has no PDFDocEncoding byte.
+fn pdfdoc_bytes(pw: &str) -> Option<Vec<u8>> {
+    pw.chars()
+        .map(|c| {
+            let c = c as u32;
+            if c < 0x80 || (0xa1..=0xff).contains(&c) {
+                Some(c as u8)
+            } else {
+                pdfdoc_special(c)
+            }
+        })
+        .collect()
+}
+
+/// The byte strings to try for `pw` at revision `r`, best first.
+fn candidates(r: i64, pw: &str) -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    if r >= 5 {
+        if let Ok(p) = stringprep::saslprep(pw) {
+            let b = p.as_bytes();
+            out.push(b[..b.len().min(127)].to_vec());
+        }
+        let b = pw.as_bytes();
+        out.push(b[..b.len().min(127)].to_vec());
+    } else {
+        if let Some(b) = pdfdoc_bytes(pw) {
+            out.push(b);
+        }
+        out.push(pw.as_bytes().to_vec());
+    }
+    out.dedup();
+    out
+}
+
+impl Handler {
+    /// Authenticates `password` as user or owner password (both are tried) and derives
+    /// the file key. `id0` is the first element of the trailer's /ID (empty if absent).
+    pub fn authenticate(enc: &EncryptDict, id0: &[u8], password: &str) -> Result<(Handler, Auth)> {
+        for pw in candidates(enc.r, password) {
+            if let Some(r) = Self::try_bytes(enc, id0, &pw) {
+                return Ok(r);
+            }
+        }
+        Err(Error::WrongPassword(format!(
+            "revision {}, {} password{}",
+            enc.r,
+            if password.is_empty() {
+                "empty"
+            } else {
+                "given"
+            },
+            if enc.r >= 5 { ", SASLprep'd" } else { "" }
+        )))
+    }
+
+    /// [`Handler::authenticate`] with the password's bytes as given.
+    pub fn try_bytes(enc: &EncryptDict, id0: &[u8], pw: &[u8]) -> Option<(Handler, Auth)> {
+        if enc.r <= 4 {
+            let user_key = file_key_r4(enc, id0, pw);
+            let user = user_check_r4(enc, id0, &user_key);
+            let upw = user_password_from_owner(enc, pw);
+            let owner_key = file_key_r4(enc, id0, &upw);
+            let owner = user_check_r4(enc, id0, &owner_key);
+            let key = if owner {
+                owner_key
+            } else if user {
+                user_key
+            } else {
+                return None;
+            };
+            let recovered = owner.then(|| {
+                let end = (0..=32).find(|&i| upw[i..] == PAD[..32 - i]).unwrap_or(32);
+                upw[..end].to_vec()
+            });
+            let h = Handler {
+                enc: enc.clone(),
+                key,
+            };
+            return Some((
+                h,
+                Auth {
+                    user,
+                    owner,
+                    perms_ok: None,
+                    recovered_user_password: recovered,
+                },
+            ));
+        }
+        let (u, o) = (&enc.u[..48], &enc.o[..48]);
+        let owner = hash_r6(enc.r, pw, &o[32..40], u) == o[..32];
+        let user = hash_r6(enc.r, pw, &u[32..40], &[]) == u[..32];
+        let (ikey, wrapped) = if owner {
+            (hash_r6(enc.r, pw, &o[40..48], u), &enc.oe[..32])
+        } else if user {
+            (hash_r6(enc.r, pw, &u[40..48], &[]), &enc.ue[..32])
+        } else {
+            return None;
+        };
+        let mut key = wrapped.to_vec();
+        aes_cbc_decrypt(&ikey, &[0u8; 16], &mut key);
+        let perms_ok = (enc.perms.len() >= 16).then(|| {
+            let c = Aes256::new_from_slice(&key).ok();
+            let mut b = Array::<u8, cipher::consts::U16>::default();
+            b.copy_from_slice(&enc.perms[..16]);
+            if let Some(c) = c {
+                c.decrypt_block(&mut b);
+            }
+            &b[9..12] == b"adb"
+                && b[..4] == enc.p.to_le_bytes()
+                && (b[8] == b'T') == enc.encrypt_metadata
+                && matches!(b[8], b'T' | b'F')
+        });
+        Some((
+            Handler {
+                enc: enc.clone(),
+                key,
+            },
+            Auth {
+                user,
+                owner,
+                perms_ok: if enc.r == 6 { perms_ok } else { None },
+                recovered_user_password: None,
+            },
+        ))
+    }
+
+    /// The file key (for tests and diagnostics).
+    pub fn file_key(&self) -> &[u8] {
+        &self.key
+    }
+
+    /// Algorithm 1: the key for object `id` under `cfm`.
+    fn object_key(&self, cfm: Cfm, id: ObjId) -> Vec<u8> {
+        if cfm == Cfm::AesV3 {
+            return self.key.clone();
+        }
+        let n = self.key.len();
+        let mut h = Md5::new();
+        h.update(&self.key);
+        h.update(&id.0.to_le_bytes()[..3]);
+        h.update(id.1.to_le_bytes());
+        if cfm == Cfm::AesV2 {
+            h.update(b"sAlT");
+        }
+        let k: [u8; 16] = h.finalize().into();
+        k[..(n + 5).min(16)].to_vec()
+    }
+
+    /// Decrypts `data` of object `id` with filter `cf`. Returns the plaintext and, when the
+    /// data was not well-formed (AES data not a whole number of blocks, bad padding), a
+    /// warning saying what was done.
+    pub fn decrypt(&self, cf: &CryptFilter, id: ObjId, data: &[u8]) -> (Vec<u8>, Option<String>) {
+        match cf.cfm {
+            Cfm::Identity => (data.to_vec(), None),
+            Cfm::Rc4 => {
+                let mut out = data.to_vec();
+                rc4(&self.object_key(Cfm::Rc4, id), &mut out);
+                (out, None)
+            }
+            Cfm::AesV2 | Cfm::AesV3 => {
+                let key = self.object_key(cf.cfm, id);
+                if data.is_empty() {
+                    return (Vec::new(), None);
+                }
+                if data.len() < 16 {
+                    return (
+                        Vec::new(),
+                        Some(format!(
+                            "AES data of {} bytes is shorter than its IV; read as empty",
+                            data.len()
+                        )),
+                    );
+                }
+                let (iv, rest) = data.split_at(16);
+                let whole = rest.len() / 16 * 16;
+                let mut warn = (whole != rest.len()).then(|| {
+                    format!(
+                        "AES data is not a whole number of blocks ({} bytes after the IV); the last {} bytes were dropped",
+                        rest.len(),
+                        rest.len() - whole
+                    )
+                });
+                let mut out = rest[..whole].to_vec();
+                aes_cbc_decrypt(&key, iv, &mut out);
+                if let Some(&pad) = out.last() {
+                    let p = usize::from(pad);
+                    if (1..=16).contains(&p)
+                        && p <= out.len()
+                        && out[out.len() - p..].iter().all(|&b| b == pad)
+                    {
+                        out.truncate(out.len() - p);
+                    } else if warn.is_none() {
+                        warn = Some("AES padding is invalid; the data was kept unpadded".into());
+                    }
+                }
+                (out, warn)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn pad_and_candidates() {
+        assert_eq!(pad_password(b""), PAD);
+        assert_eq!(&pad_password(b"ab")[..3], &[b'a', b'b', 0x28]);
+        // SASLprep maps the non-ASCII space U+00A0 to a space and removes U+00AD.
+        assert_eq!(candidates(6, "a\u{a0}b\u{ad}c")[0], b"a bc");
+        assert_eq!(candidates(4, "\u{e9}")[0], vec![0xe9]);
+    }
+}

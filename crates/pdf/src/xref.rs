@@ -1,0 +1,459 @@
+//! Cross-reference data (§7.5.4-§7.5.8): classic tables, cross-reference streams, hybrid
+//! files, /Prev chains -- and, when they are missing or wrong, a rebuilt table from a scan
+//! of the file for `n g obj`.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::error::{Error, Result, syntax};
+use crate::filters;
+use crate::lexer::{Lexer, indirect_object};
+use crate::object::{Dict, Object, is_delim, is_ws};
+
+/// Where an object lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Entry {
+    /// Free (type 0).
+    Free,
+    /// At a byte offset, with a generation (type 1).
+    Offset {
+        /// Byte offset of `n g obj`.
+        offset: usize,
+        /// Generation number.
+        gen_: u16,
+    },
+    /// In an object stream (type 2).
+    Compressed {
+        /// The object stream's number.
+        container: u32,
+        /// Index within it.
+        index: u32,
+    },
+}
+
+/// The merged cross-reference data of a file.
+#[derive(Clone, Debug, Default)]
+pub struct Xref {
+    /// Object number to entry, newest section winning.
+    pub entries: BTreeMap<u32, Entry>,
+    /// The trailer (newest first; /Root, /Info, /ID, /Encrypt filled in from older ones).
+    pub trailer: Dict,
+    /// Number of cross-reference sections read.
+    pub sections: usize,
+    /// Whether any section was a cross-reference stream.
+    pub xref_stream: bool,
+    /// Object numbers of the cross-reference streams (never encrypted, not copied).
+    pub xref_stream_objects: BTreeSet<u32>,
+    /// The table was rebuilt by scanning (why, if so).
+    pub rebuilt: Option<String>,
+    /// Problems repaired while reading.
+    pub notes: Vec<String>,
+}
+
+/// Most sections we follow through /Prev and /XRefStm.
+const MAX_SECTIONS: usize = 4096;
+
+/// One section's entries and trailer.
+struct Section {
+    entries: Vec<(u32, Entry)>,
+    trailer: Dict,
+    stream_obj: Option<u32>,
+}
+
+fn table_section(buf: &[u8], pos: usize) -> Result<Section> {
+    let mut lx = Lexer::new(buf, pos);
+    if !lx.eat_keyword(b"xref") {
+        return Err(syntax(pos, "expected 'xref'"));
+    }
+    let mut entries = Vec::new();
+    loop {
+        if lx.eat_keyword(b"trailer") {
+            break;
+        }
+        let here = lx.pos;
+        let (Some(start), Some(count)) = (lx.uint(), lx.uint()) else {
+            return Err(syntax(
+                here,
+                "expected a subsection 'start count' or 'trailer'",
+            ));
+        };
+        // An entry takes at least 6 bytes ("0 0 n "): a count beyond that is a lie.
+        if count > (buf.len().saturating_sub(lx.pos) / 6 + 1) as u64 {
+            return Err(syntax(
+                here,
+                format!("xref subsection count {count} exceeds the file"),
+            ));
+        }
+        for i in 0..count {
+            let at = lx.pos;
+            let (Some(off), Some(g)) = (lx.uint(), lx.uint()) else {
+                return Err(syntax(at, "bad xref table entry"));
+            };
+            let free = if lx.eat_keyword(b"n") {
+                false
+            } else if lx.eat_keyword(b"f") {
+                true
+            } else {
+                return Err(syntax(at, "xref entry is neither 'n' nor 'f'"));
+            };
+            let Some(num) = start.checked_add(i).and_then(|n| u32::try_from(n).ok()) else {
+                return Err(syntax(at, "object number out of range"));
+            };
+            let e = match (free, usize::try_from(off), u16::try_from(g)) {
+                (false, Ok(offset), Ok(gen_)) if offset > 0 => Entry::Offset { offset, gen_ },
+                _ => Entry::Free,
+            };
+            entries.push((num, e));
+        }
+    }
+    let at = lx.pos;
+    let Object::Dict(trailer) = lx.object(0)? else {
+        return Err(syntax(at, "trailer is not a dictionary"));
+    };
+    Ok(Section {
+        entries,
+        trailer,
+        stream_obj: None,
+    })
+}
+
+fn stream_section(buf: &[u8], pos: usize) -> Result<Section> {
+    let (id, obj, _) = indirect_object(buf, pos, &|_| None)?;
+    let Object::Stream(s) = obj else {
+        return Err(syntax(
+            pos,
+            "neither 'xref' nor a cross-reference stream here",
+        ));
+    };
+    let what = format!("cross-reference stream {} {}", id.0, id.1);
+    let Some(Object::Array(w)) = s.dict.get(b"W") else {
+        return Err(Error::Damaged(format!("{what} has no /W array")));
+    };
+    let w: Vec<usize> = w
+        .iter()
+        .map(|o| {
+            o.as_int()
+                .and_then(|i| usize::try_from(i).ok())
+                .filter(|&i| i <= 8)
+        })
+        .collect::<Option<Vec<_>>>()
+        .filter(|w| w.len() == 3)
+        .ok_or_else(|| Error::Damaged(format!("{what}: /W must be three integers from 0 to 8")))?;
+    let row: usize = w.iter().sum();
+    if row == 0 {
+        return Err(Error::Damaged(format!("{what}: /W is [0 0 0]")));
+    }
+    let data = filters::decode(&s.dict, &s.data, &what)?;
+    let size = s.dict.int(b"Size").unwrap_or(0).max(0);
+    let index: Vec<i64> = match s.dict.get(b"Index") {
+        Some(Object::Array(a)) => a.iter().filter_map(Object::as_int).collect(),
+        _ => vec![0, size],
+    };
+    let field = |b: &[u8]| b.iter().fold(0u64, |a, &x| a << 8 | u64::from(x));
+    let mut entries = Vec::new();
+    let mut rows = data.chunks_exact(row);
+    for pair in index.chunks_exact(2) {
+        let (start, count) = (pair[0], pair[1]);
+        if start < 0 || count < 0 {
+            return Err(Error::Damaged(format!("{what}: negative /Index")));
+        }
+        for i in 0..count {
+            let Some(r) = rows.next() else { break };
+            let Some(num) = u32::try_from(start + i).ok() else {
+                break;
+            };
+            let (a, rest) = r.split_at(w[0]);
+            let (b, c) = rest.split_at(w[1]);
+            let ty = if w[0] == 0 { 1 } else { field(a) };
+            let e = match ty {
+                0 => Entry::Free,
+                1 => match (usize::try_from(field(b)), u16::try_from(field(c))) {
+                    (Ok(offset), Ok(gen_)) if offset > 0 => Entry::Offset { offset, gen_ },
+                    _ => Entry::Free,
+                },
+                2 => match (u32::try_from(field(b)), u32::try_from(field(c))) {
+                    (Ok(container), Ok(index)) => Entry::Compressed { container, index },
+                    _ => Entry::Free,
+                },
+                _ => Entry::Free, // unknown types are null references (§7.5.8.3)
+            };
+            entries.push((num, e));
+        }
+    }
+    Ok(Section {
+        entries,
+        trailer: s.dict,
+        stream_obj: Some(id.0),
+    })
+}
+
+fn section_at(buf: &[u8], pos: usize) -> Result<Section> {
+    if pos >= buf.len() {
+        return Err(syntax(
+            pos,
+            format!(
+                "offset {pos} is past the end of the file ({} bytes)",
+                buf.len()
+            ),
+        ));
+    }
+    let mut lx = Lexer::new(buf, pos);
+    lx.skip_ws();
+    if buf[lx.pos..].starts_with(b"xref") {
+        table_section(buf, lx.pos)
+    } else {
+        stream_section(buf, lx.pos)
+    }
+}
+
+/// Copies /Root, /Info, /ID, /Encrypt from an older trailer where the newer lacks them.
+fn fill_trailer(newer: &mut Dict, older: &Dict) {
+    for k in [&b"Root"[..], b"Info", b"ID", b"Encrypt"] {
+        if newer.get(k).is_none()
+            && let Some(v) = older.get(k)
+        {
+            newer.set(k, v.clone());
+        }
+    }
+}
+
+/// Reads the cross-reference chain starting at `start`.
+fn read_chain(buf: &[u8], start: usize, shift: usize) -> Result<Xref> {
+    let mut x = Xref::default();
+    let mut seen = BTreeSet::new();
+    let mut next = Some(start);
+    let mut first = true;
+    while let Some(pos) = next.take() {
+        if !seen.insert(pos) {
+            x.notes.push(format!(
+                "the /Prev chain loops back to offset {pos}; stopped there"
+            ));
+            break;
+        }
+        if seen.len() > MAX_SECTIONS {
+            return Err(Error::Limit(format!(
+                "more than {MAX_SECTIONS} cross-reference sections"
+            )));
+        }
+        let sec = match section_at(buf, pos) {
+            Ok(s) => s,
+            Err(e) if shift > 0 => section_at(buf, pos + shift).map_err(|_| e)?,
+            Err(e) if first => return Err(e),
+            Err(e) => {
+                x.notes.push(format!(
+                    "an older cross-reference section is unreadable ({e}); ignored"
+                ));
+                break;
+            }
+        };
+        first = false;
+        x.sections += 1;
+        let mut local: BTreeMap<u32, Entry> = BTreeMap::new();
+        for (n, e) in sec.entries {
+            local.entry(n).or_insert(e);
+        }
+        if let Some(n) = sec.stream_obj {
+            x.xref_stream = true;
+            x.xref_stream_objects.insert(n);
+        }
+        // Hybrid file: the /XRefStm entries fill the table's gaps and free entries.
+        if let Some(off) = sec
+            .trailer
+            .int(b"XRefStm")
+            .and_then(|o| usize::try_from(o).ok())
+            && seen.insert(off)
+        {
+            match section_at(buf, off) {
+                Ok(s) => {
+                    x.xref_stream = true;
+                    if let Some(n) = s.stream_obj {
+                        x.xref_stream_objects.insert(n);
+                    }
+                    for (n, e) in s.entries {
+                        match local.get(&n) {
+                            None | Some(Entry::Free) => {
+                                local.insert(n, e);
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                Err(e) => x.notes.push(format!(
+                    "the /XRefStm at {off} is unreadable ({e}); ignored"
+                )),
+            }
+        }
+        for (n, e) in local {
+            x.entries.entry(n).or_insert(e);
+        }
+        if x.sections == 1 {
+            x.trailer = sec.trailer.clone();
+        } else {
+            fill_trailer(&mut x.trailer, &sec.trailer);
+        }
+        next = sec
+            .trailer
+            .int(b"Prev")
+            .and_then(|p| usize::try_from(p).ok());
+    }
+    Ok(x)
+}
+
+/// Positions of every `n g obj` in `buf`: object number to (offset, generation), the last
+/// definition of a number winning (as in incremental updates).
+pub fn scan_objects(buf: &[u8]) -> BTreeMap<u32, (usize, u16)> {
+    let mut out = BTreeMap::new();
+    for q in memchr::memmem::find_iter(buf, b"obj") {
+        if buf.get(q + 3).is_some_and(|&b| !(is_ws(b) || is_delim(b))) {
+            continue;
+        }
+        let mut i = q;
+        let back_ws = |i: &mut usize| {
+            let s = *i;
+            while *i > 0 && is_ws(buf[*i - 1]) {
+                *i -= 1;
+            }
+            *i < s
+        };
+        let back_digits = |i: &mut usize| {
+            let s = *i;
+            while *i > 0 && buf[*i - 1].is_ascii_digit() && s - *i < 10 {
+                *i -= 1;
+            }
+            (*i < s).then(|| &buf[*i..s])
+        };
+        if !back_ws(&mut i) {
+            continue;
+        }
+        let Some(g) = back_digits(&mut i) else {
+            continue;
+        };
+        if !back_ws(&mut i) {
+            continue;
+        }
+        let Some(n) = back_digits(&mut i) else {
+            continue;
+        };
+        if i > 0 && !(is_ws(buf[i - 1]) || is_delim(buf[i - 1])) {
+            continue;
+        }
+        let parse = |d: &[u8]| {
+            std::str::from_utf8(d)
+                .ok()
+                .and_then(|s| s.parse::<u64>().ok())
+        };
+        if let (Some(n), Some(g)) = (parse(n), parse(g))
+            && let (Ok(n), Ok(g)) = (u32::try_from(n), u16::try_from(g))
+        {
+            out.insert(n, (i, g));
+        }
+    }
+    out
+}
+
+/// Rebuilds the cross-reference data by scanning the whole file.
+fn rebuild(buf: &[u8], why: String) -> Result<Xref> {
+    let objs = scan_objects(buf);
+    if objs.is_empty() {
+        return Err(Error::Damaged(format!(
+            "{why}, and no 'n g obj' was found to rebuild the cross-reference table from"
+        )));
+    }
+    let mut x = Xref {
+        entries: objs
+            .iter()
+            .map(|(&n, &(offset, gen_))| (n, Entry::Offset { offset, gen_ }))
+            .collect(),
+        rebuilt: Some(why),
+        ..Xref::default()
+    };
+    // Trailers, later ones overriding earlier.
+    for t in memchr::memmem::find_iter(buf, b"trailer") {
+        let mut lx = Lexer::new(buf, t + 7);
+        if let Ok(Object::Dict(d)) = lx.object(0) {
+            for (k, v) in d.0 {
+                x.trailer.set(&k, v);
+            }
+        }
+    }
+    // Cross-reference streams carry the trailer entries of files without a trailer.
+    for (&n, &(off, _)) in &objs {
+        let head = &buf[off..buf.len().min(off + 4096)];
+        if memchr::memmem::find(head, b"/XRef").is_some()
+            && let Ok((_, Object::Stream(s), _)) = indirect_object(buf, off, &|_| None)
+            && s.dict.has_type(b"XRef")
+        {
+            x.xref_stream = true;
+            x.xref_stream_objects.insert(n);
+            for k in [&b"Root"[..], b"Info", b"ID", b"Encrypt"] {
+                if let Some(v) = s.dict.get(k) {
+                    x.trailer.set(k, v.clone());
+                }
+            }
+        }
+    }
+    x.trailer.remove(b"Prev");
+    x.trailer.remove(b"XRefStm");
+    Ok(x)
+}
+
+/// The byte offset after `startxref`, if the file has one.
+fn startxref(buf: &[u8]) -> Option<usize> {
+    let p = memchr::memmem::rfind(buf, b"startxref")?;
+    let mut lx = Lexer::new(buf, p + 9);
+    lx.uint().and_then(|v| usize::try_from(v).ok())
+}
+
+/// Reads the file's cross-reference data, rebuilding it when it is unusable.
+/// `shift` is the position of `%PDF-` (offsets may be relative to it).
+pub fn read(buf: &[u8], shift: usize) -> Result<Xref> {
+    let why = match startxref(buf) {
+        None => "no 'startxref' at the end of the file".to_string(),
+        Some(off) => match read_chain(buf, off, shift) {
+            Ok(mut x) if x.trailer.get(b"Root").is_some() => {
+                // Objects after the last %%EOF: an update cut short.
+                if let Some(e) = memchr::memmem::rfind(buf, b"%%EOF") {
+                    let rest = &buf[e + 5..];
+                    if rest.iter().filter(|b| !b.is_ascii_whitespace()).count() > 16
+                        && memchr::memmem::find(rest, b"obj").is_some()
+                    {
+                        x.notes.push(format!(
+                            "the file looks truncated: {} bytes with objects follow the last \
+                             %%EOF and were ignored (an incremental update cut short?)",
+                            rest.len()
+                        ));
+                    }
+                }
+                return Ok(x);
+            }
+            Ok(_) => format!("the trailer at startxref {off} has no /Root"),
+            Err(e) => {
+                format!("startxref {off} does not lead to a usable cross-reference section ({e})")
+            }
+        },
+    };
+    let mut x = rebuild(buf, why)?;
+    let tail = &buf[buf.len().saturating_sub(1024)..];
+    if memchr::memmem::find(tail, b"%%EOF").is_none() {
+        x.notes.push(
+            "the file does not end with %%EOF: it looks truncated; what was read is the last \
+             complete revision found, and later updates may be lost"
+                .into(),
+        );
+    }
+    Ok(x)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn scan_finds_objects() {
+        let f = b"%PDF-1.4\n1 0 obj<<>>endobj\n 2 0 obj (x) endobj 12 3 obj 1 endobj";
+        let m = scan_objects(f);
+        assert_eq!(m.len(), 3);
+        assert_eq!(m[&12].1, 3);
+        assert_eq!(m[&1].0, 9);
+    }
+}
