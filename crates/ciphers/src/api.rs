@@ -47,6 +47,13 @@ pub trait Provider: Sync {
     /// Whether this provider implements `spec`.
     fn supports(&self, spec: &CipherSpec) -> bool;
 
+    /// Whether `spec` can be initialised on this machine right now (e.g. OpenSSL's legacy
+    /// module is loadable). The default provider choice skips providers that are not;
+    /// asking for one explicitly gets this error, which says how to fix it.
+    fn available(&self, _spec: &CipherSpec) -> Result<(), Error> {
+        Ok(())
+    }
+
     /// Runs the key schedule and returns the ready cipher.
     fn init(&self, spec: &CipherSpec, key: &[u8]) -> Result<Box<dyn Cipher>, Error>;
 }

@@ -209,7 +209,7 @@ pub static ALGORITHMS: &[Algorithm] = &[
         rounds: "10, 12, 14",
         kind: Kind::Block,
         status: Status::Modern,
-        source: "RustCrypto aes (AES-NI), OpenSSL",
+        source: "RustCrypto aes (AES-NI/VAES), OpenSSL, aws-lc; GCM also ring",
         in_paper_table1: true,
     },
     Algorithm {

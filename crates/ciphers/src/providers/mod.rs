@@ -87,13 +87,14 @@ fn preference(spec: &CipherSpec) -> &'static [&'static str] {
     }
 }
 
-/// The default provider for `spec`: the first in preference order that supports it.
+/// The default provider for `spec`: the first in preference order that supports it and
+/// is available on this machine.
 pub fn default_for(spec: &CipherSpec) -> Result<&'static dyn Provider, Error> {
     preference(spec)
         .iter()
         .filter_map(|n| by_name(n).ok())
         .chain(PROVIDERS.iter().copied())
-        .find(|p| p.supports(spec))
+        .find(|p| p.supports(spec) && p.available(spec).is_ok())
         .ok_or_else(|| Error::Unsupported {
             provider: "any provider".into(),
             cipher: spec.to_string(),

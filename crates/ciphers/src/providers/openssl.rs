@@ -176,6 +176,10 @@ impl Provider for OpenSsl {
         openssl_name(spec).is_some()
     }
 
+    fn available(&self, spec: &CipherSpec) -> Result<(), Error> {
+        ensure_loaded(spec)
+    }
+
     fn init(&self, spec: &CipherSpec, key: &[u8]) -> Result<Box<dyn Cipher>, Error> {
         check_key(spec, key)?;
         let Some(name) = openssl_name(spec) else {
