@@ -2,6 +2,9 @@
 
 #![forbid(unsafe_code)]
 
+mod decrypt;
+mod encrypt;
+mod keygen;
 mod list;
 mod registry;
 mod vectors;
@@ -30,6 +33,17 @@ enum Command {
     /// {"error":".."} and the run goes on; the exit code is non-zero only when a line is not
     /// JSON at all.
     Vectors(vectors::Args),
+    /// Make a key file: a random key for a cipher, readable by its owner only.
+    Keygen(keygen::Args),
+    /// Encrypt a file or a pipe into cipherlab's authenticated container (docs/format.md).
+    ///
+    /// With --key-file or --passphrase. Exit codes: 0 done, 1 authentication failed
+    /// (wrong key or passphrase, modified or truncated file), 2 usage, 3 not a readable
+    /// cipherlab file, 4 the output exists (use --force), 5 input/output error, 6 disk full.
+    Encrypt(encrypt::Args),
+    /// Decrypt a cipherlab container; plaintext is released chunk by chunk, each only
+    /// after it verified. Exit codes as for encrypt.
+    Decrypt(decrypt::Args),
 }
 
 fn main() -> ExitCode {
@@ -37,6 +51,9 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::List(args) => list::run(&args),
         Command::Vectors(args) => vectors::run(&args),
+        Command::Keygen(args) => keygen::run(&args),
+        Command::Encrypt(args) => encrypt::run(&args),
+        Command::Decrypt(args) => decrypt::run(&args),
     };
     match result {
         Ok(code) => code,

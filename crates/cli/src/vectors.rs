@@ -110,7 +110,7 @@ fn serve(req: &Request) -> Result<Map<String, Value>, String> {
 }
 
 /// Answers one input line; `Err` carries the answer when the line was not JSON.
-fn answer(line: &str) -> Result<Value, Value> {
+pub fn answer(line: &str) -> Result<Value, Value> {
     let value: Value =
         serde_json::from_str(line).map_err(|e| json!({ "error": format!("not JSON: {e}") }))?;
     let id = value.get("id").cloned();

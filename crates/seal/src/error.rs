@@ -130,8 +130,7 @@ pub enum Error {
 
     /// No space left on the device.
     #[error(
-        "disk full while writing {}: free some space (or write elsewhere) and run again; \
-         no partial output was kept",
+        "disk full while writing {}: free some space (or write elsewhere) and run again",
         .0
     )]
     DiskFull(String),

@@ -57,7 +57,7 @@ mod pipeline;
 pub mod raw;
 mod stream;
 
-pub use cipherlab_ciphers::CipherSpec;
+pub use cipherlab_ciphers::{CipherSpec, Padding};
 pub use error::{Error, Result, Unlock};
 pub use format::{Argon2Params, Header, Kdf, default_cipher};
 pub use keys::{KeyFile, Secret};

@@ -10,7 +10,7 @@ use std::io::{Read, Write};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 
-use zeroize::Zeroizing;
+use zeroize::{Zeroize, Zeroizing};
 
 use crate::chunk::{ChunkCipher, Source};
 use crate::error::{Error, Result};
@@ -96,6 +96,28 @@ enum Direction {
     Open,
 }
 
+/// A batch buffer, wiped when dropped as far as it was ever written (a fresh buffer is
+/// untouched zero pages; wiping only the dirty part keeps small inputs cheap).
+struct Buf {
+    v: Vec<u8>,
+    dirty: usize,
+}
+
+impl Buf {
+    fn new(len: usize) -> Buf {
+        Buf {
+            v: vec![0u8; len],
+            dirty: 0,
+        }
+    }
+}
+
+impl Drop for Buf {
+    fn drop(&mut self) {
+        self.v[..self.dirty].zeroize();
+    }
+}
+
 struct Job {
     dir: Direction,
     header: Header,
@@ -109,7 +131,7 @@ struct Job {
 /// A batch of consecutive chunks, in one buffer with a stride of chunk + tag.
 struct Batch {
     seq: u64,
-    buf: Zeroizing<Vec<u8>>,
+    buf: Buf,
     /// Per slot: input length, then output length once processed.
     lens: Vec<usize>,
     first_index: u64,
@@ -143,7 +165,7 @@ impl Job {
         progress: Option<Progress<'_>>,
     ) -> Result<Summary> {
         let mut src = Source::new(input);
-        let mut first = self.new_batch(Zeroizing::new(vec![0u8; self.per_batch() * self.stride()]));
+        let mut first = self.new_batch(Buf::new(self.per_batch() * self.stride()));
         self.read_batch(&mut src, &mut first)?;
         let threads = match self.threads {
             0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -191,7 +213,7 @@ impl Job {
         })
     }
 
-    fn new_batch(&self, buf: Zeroizing<Vec<u8>>) -> Batch {
+    fn new_batch(&self, buf: Buf) -> Batch {
         Batch {
             seq: 0,
             buf,
@@ -216,7 +238,7 @@ impl Job {
             Direction::Seal => {
                 for j in 0..self.per_batch() {
                     let off = j * stride;
-                    let n = src.fill(&mut b.buf[off..off + chunk]).map_err(rd)?;
+                    let n = src.fill(&mut b.buf.v[off..off + chunk]).map_err(rd)?;
                     if n == 0 && (b.first_index > 0 || j > 0) {
                         // Ended on a chunk boundary: the previous slot is the last chunk.
                         b.final_batch = true;
@@ -230,8 +252,8 @@ impl Job {
                 }
             }
             Direction::Open => {
-                let n = src.fill(&mut b.buf).map_err(rd)?;
-                b.final_batch = n < b.buf.len();
+                let n = src.fill(&mut b.buf.v).map_err(rd)?;
+                b.final_batch = n < b.buf.v.len();
                 let mut left = n;
                 while left > 0 {
                     b.lens.push(left.min(stride));
@@ -246,6 +268,7 @@ impl Job {
             b.final_batch = src.at_end().map_err(rd)?;
         }
         b.in_bytes = (src.consumed - before) as usize;
+        b.buf.dirty = b.buf.dirty.max((b.lens.len() * stride).min(b.buf.v.len()));
         Ok(())
     }
 
@@ -259,12 +282,12 @@ impl Job {
             let off = j * stride;
             let len = b.lens[j];
             let r = match self.dir {
-                Direction::Seal => cipher.seal(index, last, &mut b.buf[off..off + stride], len),
+                Direction::Seal => cipher.seal(index, last, &mut b.buf.v[off..off + stride], len),
                 Direction::Open => cipher.open_piece(
                     index,
                     b.offset + off as u64,
                     last,
-                    &mut b.buf[off..off + len],
+                    &mut b.buf.v[off..off + len],
                 ),
             };
             match r {
@@ -293,11 +316,11 @@ impl Job {
         let (work_tx, work_rx) = sync_channel::<Batch>(threads);
         let work_rx = Arc::new(Mutex::new(work_rx));
         let (done_tx, done_rx) = sync_channel::<Batch>(pool);
-        let (free_tx, free_rx) = sync_channel::<Zeroizing<Vec<u8>>>(pool);
-        let size = first.buf.len();
+        let (free_tx, free_rx) = sync_channel::<Buf>(pool);
+        let size = first.buf.v.len();
         for _ in 1..pool {
             // The channel holds `pool` buffers and is empty: this cannot block or fail.
-            let _ = free_tx.send(Zeroizing::new(vec![0u8; size]));
+            let _ = free_tx.send(Buf::new(size));
         }
         std::thread::scope(|s| {
             for mut cipher in ciphers {
@@ -329,7 +352,7 @@ impl Job {
         src: &mut Source<R>,
         first: Batch,
         work: &SyncSender<Batch>,
-        free: &Receiver<Zeroizing<Vec<u8>>>,
+        free: &Receiver<Buf>,
     ) -> Result<()> {
         let mut done = first.final_batch;
         let mut seq = 0;
@@ -387,13 +410,13 @@ struct Writer<'a, 'p, W> {
 
 impl<W: Write> Writer<'_, '_, W> {
     /// Writes one processed batch (the next in order); returns its buffer.
-    fn write(&mut self, mut b: Batch) -> Result<Zeroizing<Vec<u8>>> {
+    fn write(&mut self, mut b: Batch) -> Result<Buf> {
         let stride = self.job.stride();
         let good = b.error.as_ref().map_or(b.lens.len(), |(j, _)| *j);
         for (j, len) in b.lens[..good].iter().enumerate() {
             let off = j * stride;
             self.output
-                .write_all(&b.buf[off..off + len])
+                .write_all(&b.buf.v[off..off + len])
                 .map_err(|e| Error::io("writing the output", e))?;
             self.bytes_out += *len as u64;
         }
@@ -410,11 +433,7 @@ impl<W: Write> Writer<'_, '_, W> {
         Ok(b.buf)
     }
 
-    fn write_all(
-        &mut self,
-        done: &Receiver<Batch>,
-        free: &SyncSender<Zeroizing<Vec<u8>>>,
-    ) -> Result<()> {
+    fn write_all(&mut self, done: &Receiver<Batch>, free: &SyncSender<Buf>) -> Result<()> {
         let mut pending = BTreeMap::new();
         while let Ok(b) = done.recv() {
             pending.insert(b.seq, b);

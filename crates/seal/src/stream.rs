@@ -64,11 +64,36 @@ pub(crate) fn new_header(
         ),
     };
     let header = Header::new(cipher, opts.chunk_log2, kdf)?;
+    let (bytes, key) = header_bytes(&header, secret)?;
+    Ok((header, bytes, key))
+}
+
+/// The header's bytes, MAC included, and the payload key.
+fn header_bytes(header: &Header, secret: Secret<'_>) -> Result<(Vec<u8>, Zeroizing<Vec<u8>>)> {
+    format::algorithm_id(&header.cipher)?;
+    if !(format::MIN_CHUNK_LOG2..=format::MAX_CHUNK_LOG2).contains(&header.chunk_log2) {
+        return Err(Error::Usage(format!(
+            "chunk size 2^{} is outside 2^{} to 2^{}",
+            header.chunk_log2,
+            format::MIN_CHUNK_LOG2,
+            format::MAX_CHUNK_LOG2
+        )));
+    }
+    if let Kdf::Argon2id(p) = header.kdf {
+        p.check()?;
+    }
+    if header.nonce_prefix.len() != format::prefix_len(&header.cipher) {
+        return Err(Error::Usage(format!(
+            "{} needs a {}-byte nonce prefix",
+            header.cipher,
+            format::prefix_len(&header.cipher)
+        )));
+    }
     let body = header.body();
-    let keys = keys::derive(&header, &body, secret)?;
+    let keys = keys::derive(header, &body, secret)?;
     let mut bytes = body;
     bytes.extend_from_slice(&keys::header_mac(&keys, &bytes));
-    Ok((header, bytes, keys.payload))
+    Ok((bytes, keys.payload))
 }
 
 /// Reads and authenticates a header; returns it with the payload key.
@@ -103,6 +128,28 @@ impl<W: Write> SealWriter<W> {
     pub fn new(mut inner: W, secret: Secret<'_>, opts: &SealOptions) -> Result<Self> {
         let (header, bytes, key) = new_header(secret, opts)?;
         let cipher = ChunkCipher::new(&header, &key, opts.provider.as_deref())?;
+        inner
+            .write_all(&bytes)
+            .map_err(|e| Error::io("writing the header", e))?;
+        let chunk = header.chunk_size();
+        Ok(SealWriter {
+            inner,
+            cipher,
+            buf: Zeroizing::new(vec![0u8; chunk + TAG_LEN]),
+            len: 0,
+            chunk,
+            index: 0,
+            header,
+        })
+    }
+
+    /// Seals with a header given by the caller, for reproducible tests and fuzzing only:
+    /// reusing a salt and nonce prefix with the same secret repeats nonces, which breaks
+    /// the AEAD. Use [`SealWriter::new`], which draws them from the OS RNG.
+    #[doc(hidden)]
+    pub fn with_fixed_header(mut inner: W, header: Header, secret: Secret<'_>) -> Result<Self> {
+        let (bytes, key) = header_bytes(&header, secret)?;
+        let cipher = ChunkCipher::new(&header, &key, None)?;
         inner
             .write_all(&bytes)
             .map_err(|e| Error::io("writing the header", e))?;

@@ -1,0 +1,373 @@
+//! `cipherlab encrypt`: a file or a pipe into the container (docs/format.md), with a key
+//! file or a passphrase; or `--raw` legacy output. Also the options and steps that
+//! `cipherlab decrypt` shares.
+
+use std::io::{IsTerminal, Read};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use cipherlab_seal::format::{self, Argon2Params};
+use cipherlab_seal::output::{self, Output};
+use cipherlab_seal::raw::{self, RawParams};
+use cipherlab_seal::{CipherSpec, Error, KeyFile, SealOptions, Secret};
+use zeroize::Zeroizing;
+
+/// Options `encrypt` and `decrypt` share.
+#[derive(clap::Args)]
+pub struct Common {
+    /// Input file; `-` or none reads standard input.
+    pub input: Option<PathBuf>,
+    /// Output file; `-` or none writes standard output. Written to a temporary file
+    /// renamed into place at the end, so a failure leaves no partial file.
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+    /// Replace the output if it exists.
+    #[arg(short, long)]
+    pub force: bool,
+    /// Key file made by `cipherlab keygen`.
+    #[arg(short = 'k', long, value_name = "FILE", conflicts_with_all = ["passphrase", "passphrase_file"])]
+    pub key_file: Option<PathBuf>,
+    /// Use a passphrase: from $CIPHERLAB_PASSPHRASE if set, else asked on the terminal.
+    #[arg(short, long)]
+    pub passphrase: bool,
+    /// Read the passphrase from this file (its first line).
+    #[arg(long, value_name = "FILE")]
+    pub passphrase_file: Option<PathBuf>,
+    /// Worker threads (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Catalogue provider (default: the fastest correct one).
+    #[arg(long)]
+    pub provider: Option<String>,
+    /// Legacy raw mode: no container, no integrity; the cipher with --key and --iv as
+    /// given, output byte for byte as `openssl enc -K -iv -nosalt` and Java's JCE.
+    #[arg(long)]
+    pub raw: bool,
+    /// Raw mode: the key in hex (or use --key-file).
+    #[arg(
+        long,
+        value_name = "HEX",
+        requires = "raw",
+        conflicts_with = "key_file"
+    )]
+    pub key: Option<String>,
+    /// Raw mode: the IV or nonce in hex (none for ECB and RC4).
+    #[arg(long, value_name = "HEX", requires = "raw")]
+    pub iv: Option<String>,
+    /// Raw mode: no PKCS#7 padding for ECB and CBC (input must be whole blocks).
+    #[arg(long, requires = "raw")]
+    pub no_pad: bool,
+}
+
+/// Options of `cipherlab encrypt`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Cipher: any AEAD of the catalogue (default: aes-256-gcm where the CPU has AES
+    /// instructions, else chacha20-poly1305; a key file's own cipher with --key-file).
+    /// With --raw, any catalogue cipher.
+    #[arg(short, long)]
+    cipher: Option<String>,
+    #[command(flatten)]
+    common: Common,
+    /// Chunk size in KiB, a power of two from 1 to 16384.
+    #[arg(long, default_value_t = 64, value_name = "KIB")]
+    chunk_kib: u32,
+    /// Argon2id memory in MiB (passphrases).
+    #[arg(long, default_value_t = 64, value_name = "MIB")]
+    argon2_memory: u32,
+    /// Argon2id passes (passphrases).
+    #[arg(long, default_value_t = 3)]
+    argon2_passes: u32,
+    /// Argon2id lanes (passphrases).
+    #[arg(long, default_value_t = 4)]
+    argon2_lanes: u8,
+}
+
+/// Runs `cipherlab encrypt`.
+pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
+    Ok(report(encrypt(args)))
+}
+
+fn encrypt(args: &Args) -> Result<(), Error> {
+    let c = &args.common;
+    let cipher = args.cipher.as_deref().map(CipherSpec::parse).transpose()?;
+    if c.raw {
+        return run_raw(true, cipher, c);
+    }
+    let chunk_log2 = match args.chunk_kib {
+        k if k.is_power_of_two() && k <= 16384 => k.trailing_zeros() as u8 + 10,
+        k => {
+            return Err(Error::Usage(format!(
+                "--chunk-kib {k} is not a power of two from 1 to 16384"
+            )));
+        }
+    };
+    let opts = SealOptions {
+        cipher,
+        chunk_log2,
+        argon2: Argon2Params {
+            memory_kib: args.argon2_memory.saturating_mul(1024),
+            passes: args.argon2_passes,
+            lanes: args.argon2_lanes,
+        },
+        provider: c.provider.clone(),
+        threads: c.threads,
+    };
+    if let Some(spec) = &cipher
+        && !format::is_container_cipher(spec)
+    {
+        format::algorithm_id(spec)?; // the error lists the AEADs and mentions --raw
+    }
+    let creds = credentials(c, true)?;
+    let secret = creds.secret();
+    if let Secret::Passphrase(_) = secret {
+        opts.argon2.check()?;
+    }
+    run_container(c, |input, out, progress| {
+        cipherlab_seal::encrypt(input, out, secret, &opts, progress).map(Done::from)
+    })
+}
+
+/// A loaded key file or a passphrase read.
+pub(crate) enum Credentials {
+    Key(KeyFile),
+    Passphrase(Zeroizing<Vec<u8>>),
+}
+
+impl Credentials {
+    pub(crate) fn secret(&self) -> Secret<'_> {
+        match self {
+            Credentials::Key(k) => Secret::Key(k),
+            Credentials::Passphrase(p) => Secret::Passphrase(p),
+        }
+    }
+}
+
+/// Loads the key file or reads the passphrase, whichever `c` asks for.
+pub(crate) fn credentials(c: &Common, confirm: bool) -> Result<Credentials, Error> {
+    if let Some(path) = &c.key_file {
+        warn_permissions(path);
+        return Ok(Credentials::Key(KeyFile::load(path)?));
+    }
+    if let Some(path) = &c.passphrase_file {
+        let text = Zeroizing::new(std::fs::read(path).map_err(|e| Error::KeyFile {
+            path: path.clone(),
+            reason: format!("cannot read the passphrase file: {e}"),
+        })?);
+        let line = text.split(|b| *b == b'\n').next().unwrap_or_default();
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        return Ok(Credentials::Passphrase(non_empty(Zeroizing::new(
+            line.to_vec(),
+        ))?));
+    }
+    if c.passphrase {
+        if let Some(p) = std::env::var_os("CIPHERLAB_PASSPHRASE") {
+            return Ok(Credentials::Passphrase(non_empty(Zeroizing::new(
+                p.into_encoded_bytes(),
+            ))?));
+        }
+        let ask = |prompt: &str| {
+            rpassword::prompt_password(prompt)
+                .map(Zeroizing::new)
+                .map_err(|e| {
+                    Error::Usage(format!(
+                        "cannot ask for the passphrase on the terminal ({e}): set \
+                     CIPHERLAB_PASSPHRASE or use --passphrase-file"
+                    ))
+                })
+        };
+        let first = ask("Passphrase: ")?;
+        if confirm && *ask("Repeat the passphrase: ")? != *first {
+            return Err(Error::Usage("the passphrases differ; try again".into()));
+        }
+        return Ok(Credentials::Passphrase(non_empty(Zeroizing::new(
+            first.as_bytes().to_vec(),
+        ))?));
+    }
+    Err(Error::Usage(
+        "say how to get the key: --key-file FILE (see `cipherlab keygen`) or --passphrase".into(),
+    ))
+}
+
+fn non_empty(p: Zeroizing<Vec<u8>>) -> Result<Zeroizing<Vec<u8>>, Error> {
+    if p.is_empty() {
+        Err(Error::Usage(
+            "the passphrase is empty; choose a long one".into(),
+        ))
+    } else {
+        Ok(p)
+    }
+}
+
+/// Warns when a key file can be read by others.
+fn warn_permissions(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    if let Ok(m) = std::fs::metadata(path) {
+        let mode = m.permissions().mode() & 0o777;
+        if mode & 0o077 != 0 {
+            eprintln!(
+                "cipherlab: warning: key file {} can be read by others (mode {mode:o}): \
+                 chmod 600 {}",
+                path.display(),
+                path.display()
+            );
+        }
+    }
+}
+
+/// What a run did, for the closing line on a terminal.
+pub(crate) struct Done {
+    bytes_out: u64,
+    cipher: String,
+    threads: usize,
+}
+
+impl From<cipherlab_seal::Summary> for Done {
+    fn from(s: cipherlab_seal::Summary) -> Done {
+        Done {
+            bytes_out: s.bytes_out,
+            cipher: s.header.cipher.to_string(),
+            threads: s.threads,
+        }
+    }
+}
+
+/// The steps around a container run: input, safe output, progress, commit or discard.
+pub(crate) fn run_container(
+    c: &Common,
+    work: impl FnOnce(
+        &mut dyn Read,
+        &mut Output,
+        Option<cipherlab_seal::Progress<'_>>,
+    ) -> Result<Done, Error>,
+) -> Result<(), Error> {
+    let (mut input, size) = output::open_input(c.input.as_deref())?;
+    let mut out = Output::open(c.output.as_deref(), c.force)?;
+    let name = out.name();
+    let bar = progress_bar(size);
+    let tick = |n: u64| {
+        if let Some(b) = &bar {
+            b.set_position(n);
+        }
+    };
+    let started = Instant::now();
+    let result = work(&mut input, &mut out, Some(&tick));
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    match result {
+        Ok(done) => {
+            out.commit().map_err(|e| rename_disk_full(e, &name))?;
+            if std::io::stderr().is_terminal() && done.bytes_out >= PROGRESS_FROM {
+                let secs = started.elapsed().as_secs_f64();
+                eprintln!(
+                    "cipherlab: wrote {} bytes to {name} with {} in {secs:.2} s ({:.0} MiB/s, {} thread(s))",
+                    done.bytes_out,
+                    done.cipher,
+                    done.bytes_out as f64 / secs.max(1e-9) / 1048576.0,
+                    done.threads
+                );
+            }
+            Ok(())
+        }
+        // Dropping `out` deletes the temporary file: nothing partial is left behind.
+        Err(e) => Err(rename_disk_full(e, &name)),
+    }
+}
+
+fn rename_disk_full(e: Error, name: &str) -> Error {
+    match e {
+        Error::DiskFull(_) => Error::DiskFull(name.to_string()),
+        e => e,
+    }
+}
+
+/// Inputs from this size on get a progress bar (when stderr is a terminal).
+const PROGRESS_FROM: u64 = 64 << 20;
+
+fn progress_bar(size: Option<u64>) -> Option<indicatif::ProgressBar> {
+    if !std::io::stderr().is_terminal() || size.is_some_and(|s| s < PROGRESS_FROM) {
+        return None;
+    }
+    let bar = match size {
+        Some(s) => indicatif::ProgressBar::new(s),
+        None => indicatif::ProgressBar::new_spinner(),
+    };
+    let template = if size.is_some() {
+        "{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}"
+    } else {
+        "{spinner} {bytes} {bytes_per_sec}"
+    };
+    if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
+        bar.set_style(style);
+    }
+    bar.enable_steady_tick(Duration::from_millis(200));
+    Some(bar)
+}
+
+/// `--raw`: the user's cipher, key and IV, streamed; warnings first.
+pub(crate) fn run_raw(
+    encrypting: bool,
+    cipher: Option<CipherSpec>,
+    c: &Common,
+) -> Result<(), Error> {
+    let key_file = c.key_file.as_deref().map(KeyFile::load).transpose()?;
+    let mut spec = match (cipher, &key_file) {
+        (Some(s), _) => s,
+        (None, Some(k)) => *k.spec(),
+        (None, None) => {
+            return Err(Error::Usage(
+                "--raw needs --cipher (e.g. --cipher aes-128-cbc)".into(),
+            ));
+        }
+    };
+    if c.no_pad {
+        spec = spec.with_padding(cipherlab_seal::Padding::None);
+    }
+    let key = match (&c.key, &key_file) {
+        (Some(hex), _) => Zeroizing::new(
+            hex::decode(hex.trim()).map_err(|_| Error::Usage("--key is not hexadecimal".into()))?,
+        ),
+        (None, Some(k)) => Zeroizing::new(k.key().to_vec()),
+        (None, None) => {
+            return Err(Error::Usage(format!(
+                "--raw needs the key: --key HEX ({} hex digits for {spec}) or --key-file FILE",
+                2 * spec.key_len()
+            )));
+        }
+    };
+    let iv = match &c.iv {
+        Some(hex) => {
+            hex::decode(hex.trim()).map_err(|_| Error::Usage("--iv is not hexadecimal".into()))?
+        }
+        None => Vec::new(),
+    };
+    let params = RawParams::new(spec, &key, &iv, c.provider.clone())?;
+    for w in raw::warnings(&spec) {
+        eprintln!("cipherlab: warning: {w}");
+    }
+    run_container(c, |input, out, progress| {
+        let n = if encrypting {
+            raw::encrypt(input, &mut *out, &params, progress)?
+        } else {
+            raw::decrypt(input, &mut *out, &params, progress)?
+        };
+        Ok(Done {
+            bytes_out: n,
+            cipher: spec.to_string(),
+            threads: 1,
+        })
+    })
+}
+
+/// Prints an error the way every cipherlab command does and gives its exit code.
+pub(crate) fn report(r: Result<(), Error>) -> ExitCode {
+    match r {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("cipherlab: error: {e}");
+            ExitCode::from(e.exit_code())
+        }
+    }
+}

@@ -1,0 +1,10 @@
+//! The library side of the `cipherlab` binary: entry points the fuzzers (fuzz/) reach
+//! without starting a process. Today that is the `cipherlab vectors` request parser
+//! ([`vectors::answer`]); the binary compiles the same modules itself.
+
+#![forbid(unsafe_code)]
+
+// As the binary sees it; clippy judges the fn-pointer fields differently in a library.
+#[allow(clippy::type_complexity)]
+mod registry;
+pub mod vectors;
