@@ -124,6 +124,12 @@ impl Write for Output {
             Output::File { tmp, .. } => tmp.write(buf),
         }
     }
+    fn write_vectored(&mut self, bufs: &[io::IoSlice<'_>]) -> io::Result<usize> {
+        match self {
+            Output::Stdout(f) => f.write_vectored(bufs),
+            Output::File { tmp, .. } => tmp.as_file_mut().write_vectored(bufs),
+        }
+    }
     fn flush(&mut self) -> io::Result<()> {
         match self {
             Output::Stdout(f) => f.flush(),

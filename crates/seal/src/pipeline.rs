@@ -6,7 +6,7 @@
 //! checked), nothing after.
 
 use std::collections::BTreeMap;
-use std::io::{Read, Write};
+use std::io::{IoSlice, Read, Write};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 
@@ -413,12 +413,27 @@ impl<W: Write> Writer<'_, '_, W> {
     fn write(&mut self, mut b: Batch) -> Result<Buf> {
         let stride = self.job.stride();
         let good = b.error.as_ref().map_or(b.lens.len(), |(j, _)| *j);
-        for (j, len) in b.lens[..good].iter().enumerate() {
-            let off = j * stride;
-            self.output
-                .write_all(&b.buf.v[off..off + len])
-                .map_err(|e| Error::io("writing the output", e))?;
-            self.bytes_out += *len as u64;
+        // One system call for the whole batch where the output takes vectored writes.
+        let mut slices: Vec<IoSlice<'_>> = b.lens[..good]
+            .iter()
+            .enumerate()
+            .filter(|(_, len)| **len > 0)
+            .map(|(j, len)| IoSlice::new(&b.buf.v[j * stride..j * stride + len]))
+            .collect();
+        let mut rest = &mut slices[..];
+        while !rest.is_empty() {
+            match self.output.write_vectored(rest) {
+                Ok(0) => {
+                    let e = std::io::Error::from(std::io::ErrorKind::WriteZero);
+                    return Err(Error::io("writing the output", e));
+                }
+                Ok(n) => {
+                    self.bytes_out += n as u64;
+                    IoSlice::advance_slices(&mut rest, n);
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(Error::io("writing the output", e)),
+            }
         }
         self.chunks += good as u64;
         if let Some((_, e)) = b.error.take() {

@@ -1,0 +1,258 @@
+//! `cipherlab encrypt`/`decrypt` of one large file against `age`, same file, same run,
+//! alternating, with the cipher's own in-memory throughput measured beside them.
+//!
+//! ```text
+//! cargo build --release -p cipherlab-cli
+//! cargo run --release -p cipherlab-seal --example vs_age -- [SIZE_MIB] [ROUNDS] [DIR] [CIPHER]
+//! ```
+//! Defaults: 1024 MiB, 5 rounds, /tmp, the container's default cipher. Needs `age` and
+//! `age-keygen` (Debian package `age`, installed by .ci/setup). All files it makes in
+//! DIR are deleted at the end. Prints medians, min and ratios as a Markdown table.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+use cipherlab_seal::CipherSpec;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let size_mib: usize = args.first().map_or(Ok(1024), |s| s.parse())?;
+    let rounds: usize = args.get(1).map_or(Ok(5), |s| s.parse())?;
+    let dir = PathBuf::from(args.get(2).map_or("/tmp", String::as_str));
+    let cipher = match args.get(3) {
+        Some(n) => CipherSpec::parse(n)?,
+        None => cipherlab_seal::default_cipher(),
+    };
+    let bin = std::env::var_os("CIPHERLAB_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/release/cipherlab")
+        });
+    let f = |name: &str| dir.join(format!("cipherlab-vs-age.{}.{name}", std::process::id()));
+    let (input, key, age_key) = (f("in"), f("key"), f("age-key"));
+    let (out_cl, out_age, dec_cl, dec_age) = (f("out.cl"), f("out.age"), f("dec.cl"), f("dec.age"));
+    let all = [&input, &key, &age_key, &out_cl, &out_age, &dec_cl, &dec_age];
+    let result = bench(
+        &bin, size_mib, rounds, cipher, &input, &key, &age_key, &out_cl, &out_age, &dec_cl,
+        &dec_age,
+    );
+    for p in all {
+        let _ = fs::remove_file(p);
+    }
+    result
+}
+
+#[allow(clippy::too_many_arguments)]
+fn bench(
+    bin: &Path,
+    size_mib: usize,
+    rounds: usize,
+    cipher: CipherSpec,
+    input: &Path,
+    key: &Path,
+    age_key: &Path,
+    out_cl: &Path,
+    out_age: &Path,
+    dec_cl: &Path,
+    dec_age: &Path,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let size = size_mib << 20;
+    // Random content (what encrypted or compressed data looks like); written once.
+    let mut data = vec![0u8; size];
+    for block in data.chunks_mut(1 << 20) {
+        getrandom::fill(block).map_err(|e| format!("OS RNG: {e}"))?;
+    }
+    fs::File::create(input)?.write_all(&data)?;
+    run(Command::new(bin)
+        .args(["keygen", "--cipher", &cipher.to_string(), "-o"])
+        .arg(key))?;
+    run(Command::new("age-keygen").arg("-o").arg(age_key))?;
+
+    let p = |x: &Path| x.to_string_lossy().into_owned();
+    let tasks: Vec<(&str, Vec<String>)> = vec![
+        (
+            "age -e",
+            vec![
+                "age".into(),
+                "-e".into(),
+                "-i".into(),
+                p(age_key),
+                "-o".into(),
+                p(out_age),
+                p(input),
+            ],
+        ),
+        (
+            "cipherlab encrypt",
+            vec![
+                p(bin),
+                "encrypt".into(),
+                "-k".into(),
+                p(key),
+                p(input),
+                "-o".into(),
+                p(out_cl),
+            ],
+        ),
+        (
+            "cipherlab encrypt --threads 1",
+            vec![
+                p(bin),
+                "encrypt".into(),
+                "--threads".into(),
+                "1".into(),
+                "-k".into(),
+                p(key),
+                p(input),
+                "-o".into(),
+                p(out_cl),
+            ],
+        ),
+        (
+            "age -d",
+            vec![
+                "age".into(),
+                "-d".into(),
+                "-i".into(),
+                p(age_key),
+                "-o".into(),
+                p(dec_age),
+                p(out_age),
+            ],
+        ),
+        (
+            "cipherlab decrypt",
+            vec![
+                p(bin),
+                "decrypt".into(),
+                "-k".into(),
+                p(key),
+                p(out_cl),
+                "-o".into(),
+                p(dec_cl),
+            ],
+        ),
+    ];
+    let mut times: Vec<Vec<f64>> = vec![Vec::new(); tasks.len() + 2];
+    for round in 0..rounds {
+        // Alternate the order so neither tool always runs on a warmer machine.
+        let mut order: Vec<usize> = (0..tasks.len()).collect();
+        if round % 2 == 1 {
+            order.swap(0, 1);
+            order.swap(3, 4);
+        }
+        for &i in &order {
+            let (_, argv) = &tasks[i];
+            // Outputs must not exist (cipherlab refuses to overwrite; age too for -o).
+            match i {
+                0 => {
+                    let _ = fs::remove_file(out_age);
+                }
+                1 | 2 => {
+                    let _ = fs::remove_file(out_cl);
+                }
+                3 => {
+                    let _ = fs::remove_file(dec_age);
+                }
+                _ => {
+                    let _ = fs::remove_file(dec_cl);
+                }
+            }
+            let t = Instant::now();
+            run(Command::new(&argv[0]).args(&argv[1..]))?;
+            times[i].push(t.elapsed().as_secs_f64());
+        }
+        if round == 0 {
+            for d in [dec_cl, dec_age] {
+                if fs::read(d)? != data {
+                    return Err(format!("{} does not match the input", d.display()).into());
+                }
+            }
+        }
+        // The cipher alone, in memory, on this data: 64 KiB messages like the container.
+        let k = cipherlab_ciphers::generate_key(&cipher);
+        let mut c = cipherlab_ciphers::providers::init(&cipher, &k, None)?;
+        let nonce = vec![0u8; cipher.iv_len()];
+        let mut buf = vec![0u8; (1 << 16) + 16];
+        let t = Instant::now();
+        for chunk in data.chunks(1 << 16) {
+            buf[..chunk.len()].copy_from_slice(chunk);
+            c.encrypt(&nonce, &[], &mut buf, chunk.len())?;
+        }
+        times[tasks.len()].push(t.elapsed().as_secs_f64());
+        // Both cores, in memory: the ceiling for the parallel pipeline.
+        let t = Instant::now();
+        std::thread::scope(|s| {
+            for half in data.chunks(size.div_ceil(2)) {
+                let k = &k;
+                let nonce = &nonce;
+                s.spawn(move || {
+                    let Ok(mut c) = cipherlab_ciphers::providers::init(&cipher, k, None) else {
+                        return;
+                    };
+                    let mut buf = vec![0u8; (1 << 16) + 16];
+                    for chunk in half.chunks(1 << 16) {
+                        buf[..chunk.len()].copy_from_slice(chunk);
+                        let _ = c.encrypt(nonce, &[], &mut buf, chunk.len());
+                    }
+                });
+            }
+        });
+        times[tasks.len() + 1].push(t.elapsed().as_secs_f64());
+        eprintln!("round {} of {rounds} done", round + 1);
+    }
+    let gbs = |t: f64| size as f64 / t / 1e9;
+    let med = |v: &Vec<f64>| {
+        let mut v = v.clone();
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let names: Vec<String> = tasks
+        .iter()
+        .map(|(n, _)| n.to_string())
+        .chain([
+            format!("{cipher} in memory, 1 thread"),
+            format!("{cipher} in memory, 2 threads"),
+        ])
+        .collect();
+    println!("| {size_mib} MiB, {rounds} rounds | median s | min s | median GB/s |");
+    println!("|---|---|---|---|");
+    for (n, t) in names.iter().zip(&times) {
+        let m = med(t);
+        let min = t.iter().copied().fold(f64::INFINITY, f64::min);
+        println!("| {n} | {m:.3} | {min:.3} | {:.2} |", gbs(m));
+    }
+    let (age_e, cl_e, cl_e1, age_d, cl_d, mem1, mem2) = (
+        med(&times[0]),
+        med(&times[1]),
+        med(&times[2]),
+        med(&times[3]),
+        med(&times[4]),
+        med(&times[5]),
+        med(&times[6]),
+    );
+    println!();
+    println!("cipherlab encrypt vs age -e: {:.2}x as fast", age_e / cl_e);
+    println!("cipherlab decrypt vs age -d: {:.2}x as fast", age_d / cl_d);
+    println!(
+        "cipherlab encrypt (file, 2 threads) = {:.0}% of the cipher's in-memory 1-thread throughput, {:.0}% of 2-thread",
+        100.0 * mem1 / cl_e,
+        100.0 * mem2 / cl_e
+    );
+    println!(
+        "cipherlab encrypt --threads 1 (file) = {:.0}% of the cipher's in-memory 1-thread throughput",
+        100.0 * mem1 / cl_e1
+    );
+    Ok(())
+}
+
+fn run(c: &mut Command) -> Result<(), Box<dyn std::error::Error>> {
+    let o = c.stdin(Stdio::null()).stdout(Stdio::null()).output()?;
+    if !o.status.success() {
+        return Err(format!("{c:?} failed: {}", String::from_utf8_lossy(&o.stderr)).into());
+    }
+    Ok(())
+}
