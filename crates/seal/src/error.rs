@@ -190,7 +190,12 @@ impl Error {
     /// 4 the output exists; 5 input/output failure; 6 disk full.
     pub fn exit_code(&self) -> u8 {
         match self {
-            Error::WrongKey(_) | Error::Truncated(_) | Error::CorruptChunk { .. } => 1,
+            Error::WrongKey(_)
+            | Error::Truncated(_)
+            | Error::CorruptChunk { .. }
+            | Error::Cipher(
+                cipherlab_ciphers::Error::Authentication | cipherlab_ciphers::Error::BadPadding,
+            ) => 1,
             Error::WrongUnlock { .. }
             | Error::KeyFileCipher { .. }
             | Error::KeyFile { .. }
