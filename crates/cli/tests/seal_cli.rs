@@ -123,6 +123,8 @@ fn files_round_trip_and_force_protects_existing_output() {
     assert_eq!(listing(&d), ["in", "in.cl", "k.key", "out"]);
 }
 
+const ZERO16: &str = "00000000000000000000000000000000";
+
 #[test]
 fn failures_leave_no_output_and_name_the_cause() {
     let (_t, d) = setup();
@@ -142,6 +144,7 @@ fn failures_leave_no_output_and_name_the_cause() {
     fs::write(d.join("corrupt"), &corrupt).unwrap();
     fs::write(d.join("short"), &c[..c.len() - 16 - 300_000 % 65536]).unwrap();
     fs::write(d.join("plain"), b"hello, not encrypted").unwrap();
+    fs::write(d.join("g4k"), data(4096)).unwrap();
     let mut bad_version = c.clone();
     bad_version[8] = 9;
     fs::write(d.join("v9"), &bad_version).unwrap();
@@ -170,6 +173,62 @@ fn failures_leave_no_output_and_name_the_cause() {
             &["encrypt", "-k", "k.key", "--cipher", "aes-128-cbc", "in"],
             2,
             "--raw",
+        ),
+        (
+            &[
+                "decrypt",
+                "--raw",
+                "--cipher",
+                "aes-128-cbc",
+                "--key",
+                ZERO16,
+                "--iv",
+                ZERO16,
+                "g4k",
+            ],
+            1,
+            "bad padding",
+        ),
+        (
+            &[
+                "decrypt",
+                "--raw",
+                "--cipher",
+                "aes-128-gcm",
+                "--key",
+                ZERO16,
+                "--iv",
+                "000000000000000000000000",
+                "g4k",
+            ],
+            1,
+            "authentication failed",
+        ),
+        (
+            &[
+                "encrypt",
+                "--raw",
+                "--cipher",
+                "aes-128-cbc",
+                "--key",
+                "00",
+                "in",
+            ],
+            2,
+            "32 hex digits",
+        ),
+        (
+            &[
+                "encrypt",
+                "--raw",
+                "--cipher",
+                "aes-128-cbc",
+                "--key",
+                ZERO16,
+                "in",
+            ],
+            2,
+            "--iv",
         ),
     ];
     let before = listing(&d);
