@@ -244,13 +244,11 @@ pub(crate) fn derive(header: &Header, body: &[u8], secret: Secret<'_>) -> Result
 }
 
 /// The header MAC.
-pub(crate) fn header_mac(keys: &FileKeys, body: &[u8]) -> [u8; MAC_LEN] {
-    let mut m = <HmacSha256 as KeyInit>::new_from_slice(&*keys.mac).unwrap_or_else(|_| {
-        // HMAC takes keys of any length; this branch cannot run.
-        <HmacSha256 as KeyInit>::new(&Default::default())
-    });
+pub(crate) fn header_mac(keys: &FileKeys, body: &[u8]) -> Result<[u8; MAC_LEN]> {
+    let mut m = <HmacSha256 as KeyInit>::new_from_slice(&*keys.mac)
+        .map_err(|_| Error::Usage("HMAC rejected its key".into()))?;
     m.update(body);
-    m.finalize().into_bytes().into()
+    Ok(m.finalize().into_bytes().into())
 }
 
 /// Checks the header MAC in constant time.

@@ -340,9 +340,11 @@ impl Job {
             match (write_result, read_result) {
                 // A failure in stream order comes first; a reader that stopped because
                 // the writer failed has nothing to add.
-                (Err(e), _) if !matches!(e, Error::Usage(ref m) if m == STOPPED) => Err(e),
-                (_, Err(e)) => Err(e),
-                (r, Ok(())) => r,
+                (Err(e), _) | (Ok(_), Err(e)) => Err(e),
+                (Ok(true), Ok(())) => Ok(()),
+                (Ok(false), Ok(())) => Err(Error::Usage(
+                    "internal error: the input stopped before its final batch".into(),
+                )),
             }
         })
     }
@@ -375,8 +377,6 @@ impl Job {
         Ok(())
     }
 }
-
-const STOPPED: &str = "input stopped before its end";
 
 fn worker(
     job: &Job,
@@ -448,7 +448,9 @@ impl<W: Write> Writer<'_, '_, W> {
         Ok(b.buf)
     }
 
-    fn write_all(&mut self, done: &Receiver<Batch>, free: &SyncSender<Buf>) -> Result<()> {
+    /// Writes batches in order until the final one (`Ok(true)`) or until the workers
+    /// stop without it (`Ok(false)`: the reader failed and has the error).
+    fn write_all(&mut self, done: &Receiver<Batch>, free: &SyncSender<Buf>) -> Result<bool> {
         let mut pending = BTreeMap::new();
         while let Ok(b) = done.recv() {
             pending.insert(b.seq, b);
@@ -456,10 +458,10 @@ impl<W: Write> Writer<'_, '_, W> {
                 let buf = self.write(b)?;
                 let _ = free.send(buf); // the reader may have stopped: fine
                 if self.saw_final {
-                    return Ok(());
+                    return Ok(true);
                 }
             }
         }
-        Err(Error::Usage(STOPPED.into()))
+        Ok(false)
     }
 }

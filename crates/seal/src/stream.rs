@@ -92,7 +92,8 @@ fn header_bytes(header: &Header, secret: Secret<'_>) -> Result<(Vec<u8>, Zeroizi
     let body = header.body();
     let keys = keys::derive(header, &body, secret)?;
     let mut bytes = body;
-    bytes.extend_from_slice(&keys::header_mac(&keys, &bytes));
+    let mac = keys::header_mac(&keys, &bytes)?;
+    bytes.extend_from_slice(&mac);
     Ok((bytes, keys.payload))
 }
 
