@@ -34,15 +34,30 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let f = |name: &str| dir.join(format!("cipherlab-vs-age.{}.{name}", std::process::id()));
     let (input, key, age_key) = (f("in"), f("key"), f("age-key"));
     let (out_cl, out_age, dec_cl, dec_age) = (f("out.cl"), f("out.age"), f("dec.cl"), f("dec.age"));
-    let all = [&input, &key, &age_key, &out_cl, &out_age, &dec_cl, &dec_age];
-    let result = bench(
+    // Deleted at the end, also when a step fails or panics.
+    let _cleanup = Cleanup(vec![
+        input.clone(),
+        key.clone(),
+        age_key.clone(),
+        out_cl.clone(),
+        out_age.clone(),
+        dec_cl.clone(),
+        dec_age.clone(),
+    ]);
+    bench(
         &bin, size_mib, rounds, cipher, &input, &key, &age_key, &out_cl, &out_age, &dec_cl,
         &dec_age,
-    );
-    for p in all {
-        let _ = fs::remove_file(p);
+    )
+}
+
+struct Cleanup(Vec<PathBuf>);
+
+impl Drop for Cleanup {
+    fn drop(&mut self) {
+        for p in &self.0 {
+            let _ = fs::remove_file(p);
+        }
     }
-    result
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -135,8 +150,20 @@ fn bench(
                 p(dec_cl),
             ],
         ),
+        // The same bytes copied without encryption: the floor set by this machine's I/O.
+        (
+            "dd bs=1M (copy, no crypto)",
+            vec![
+                "dd".into(),
+                format!("if={}", p(input)),
+                format!("of={}", p(dec_age)),
+                "bs=1M".into(),
+                "status=none".into(),
+            ],
+        ),
     ];
     let mut times: Vec<Vec<f64>> = vec![Vec::new(); tasks.len() + 2];
+    let mut cpu: Vec<Vec<f64>> = vec![Vec::new(); tasks.len() + 2];
     for round in 0..rounds {
         // Alternate the order so neither tool always runs on a warmer machine.
         let mut order: Vec<usize> = (0..tasks.len()).collect();
@@ -154,18 +181,28 @@ fn bench(
                 1 | 2 => {
                     let _ = fs::remove_file(out_cl);
                 }
-                3 => {
+                3 | 5 => {
                     let _ = fs::remove_file(dec_age);
                 }
                 _ => {
                     let _ = fs::remove_file(dec_cl);
                 }
             }
-            let t = Instant::now();
+            let (t, c) = (Instant::now(), cpu_seconds("self", true));
             run(Command::new(&argv[0]).args(&argv[1..]))?;
             times[i].push(t.elapsed().as_secs_f64());
+            cpu[i].push(cpu_seconds("self", true) - c);
         }
         if round == 0 {
+            // dd's copy went to age's output name: decrypt again before comparing.
+            let _ = fs::remove_file(dec_age);
+            run(Command::new("age")
+                .arg("-d")
+                .arg("-i")
+                .arg(age_key)
+                .arg("-o")
+                .arg(dec_age)
+                .arg(out_age))?;
             for d in [dec_cl, dec_age] {
                 if fs::read(d)? != data {
                     return Err(format!("{} does not match the input", d.display()).into());
@@ -177,14 +214,15 @@ fn bench(
         let mut c = cipherlab_ciphers::providers::init(&cipher, &k, None)?;
         let nonce = vec![0u8; cipher.iv_len()];
         let mut buf = vec![0u8; (1 << 16) + 16];
-        let t = Instant::now();
+        let (t, c0) = (Instant::now(), cpu_seconds("thread-self", false));
         for chunk in data.chunks(1 << 16) {
             buf[..chunk.len()].copy_from_slice(chunk);
             c.encrypt(&nonce, &[], &mut buf, chunk.len())?;
         }
         times[tasks.len()].push(t.elapsed().as_secs_f64());
+        cpu[tasks.len()].push(cpu_seconds("thread-self", false) - c0);
         // Both cores, in memory: the ceiling for the parallel pipeline.
-        let t = Instant::now();
+        let (t, c) = (Instant::now(), cpu_seconds("self", false));
         std::thread::scope(|s| {
             for half in data.chunks(size.div_ceil(2)) {
                 let k = &k;
@@ -202,6 +240,7 @@ fn bench(
             }
         });
         times[tasks.len() + 1].push(t.elapsed().as_secs_f64());
+        cpu[tasks.len() + 1].push(cpu_seconds("self", false) - c);
         eprintln!("round {} of {rounds} done", round + 1);
     }
     let gbs = |t: f64| size as f64 / t / 1e9;
@@ -218,14 +257,25 @@ fn bench(
             format!("{cipher} in memory, 2 threads"),
         ])
         .collect();
-    println!("| {size_mib} MiB, {rounds} rounds | median s | min s | median GB/s |");
-    println!("|---|---|---|---|");
-    for (n, t) in names.iter().zip(&times) {
+    println!(
+        "| {size_mib} MiB, {rounds} rounds | median s | min s | median GB/s | median CPU s (user+sys) |"
+    );
+    println!("|---|---|---|---|---|");
+    for ((n, t), c) in names.iter().zip(&times).zip(&cpu) {
         let m = med(t);
         let min = t.iter().copied().fold(f64::INFINITY, f64::min);
-        println!("| {n} | {m:.3} | {min:.3} | {:.2} |", gbs(m));
+        println!(
+            "| {n} | {m:.3} | {min:.3} | {:.2} | {:.2} |",
+            gbs(m),
+            med(c)
+        );
     }
-    let (age_e, cl_e, cl_e1, age_d, cl_d, mem1, mem2) = (
+    let load = fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    println!(
+        "\nload average after the run (other work on the machine): {}",
+        load.trim()
+    );
+    let (age_e, cl_e, cl_e1, age_d, cl_d, copy, mem1, mem2) = (
         med(&times[0]),
         med(&times[1]),
         med(&times[2]),
@@ -233,6 +283,7 @@ fn bench(
         med(&times[4]),
         med(&times[5]),
         med(&times[6]),
+        med(&times[7]),
     );
     println!();
     println!("cipherlab encrypt vs age -e: {:.2}x as fast", age_e / cl_e);
@@ -246,7 +297,27 @@ fn bench(
         "cipherlab encrypt --threads 1 (file) = {:.0}% of the cipher's in-memory 1-thread throughput",
         100.0 * mem1 / cl_e1
     );
+    println!(
+        "I/O floor: dd copies the file at {:.2} GB/s; cipherlab encrypt reaches {:.0}% of the \
+         slower of that and the in-memory cipher",
+        gbs(copy),
+        100.0 * copy.max(mem1) / cl_e
+    );
     Ok(())
+}
+
+/// CPU seconds (user + system) from /proc/PID/stat: of reaped children (`children`),
+/// or of the process or thread itself. Linux counts in USER_HZ = 100 ticks per second.
+fn cpu_seconds(who: &str, children: bool) -> f64 {
+    let stat = fs::read_to_string(format!("/proc/{who}/stat")).unwrap_or_default();
+    let after_name = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let fields: Vec<f64> = after_name
+        .split_whitespace()
+        .map(|f| f.parse().unwrap_or(0.0))
+        .collect();
+    // After the name: field 3 (state) is index 0; utime 14, stime 15, cutime 16, cstime 17.
+    let (a, b) = if children { (13, 14) } else { (11, 12) };
+    (fields.get(a).unwrap_or(&0.0) + fields.get(b).unwrap_or(&0.0)) / 100.0
 }
 
 fn run(c: &mut Command) -> Result<(), Box<dyn std::error::Error>> {
