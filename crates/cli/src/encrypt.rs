@@ -312,6 +312,11 @@ pub(crate) fn run_raw(
     cipher: Option<CipherSpec>,
     c: &Common,
 ) -> Result<(), Error> {
+    if c.passphrase || c.passphrase_file.is_some() {
+        return Err(Error::Usage(
+            "--raw takes the key itself (--key HEX or --key-file FILE), not a passphrase".into(),
+        ));
+    }
     let key_file = c.key_file.as_deref().map(KeyFile::load).transpose()?;
     let mut spec = match (cipher, &key_file) {
         (Some(s), _) => s,

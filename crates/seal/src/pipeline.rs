@@ -36,6 +36,9 @@ pub struct Summary {
     pub threads: usize,
 }
 
+/// At most this many workers (each holds about one batch in flight).
+const MAX_THREADS: usize = 64;
+
 /// Plaintext bytes per batch (whole chunks; at least one).
 const BATCH_BYTES: usize = 1 << 20;
 
@@ -170,7 +173,8 @@ impl Job {
         let threads = match self.threads {
             0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
             n => n,
-        };
+        }
+        .min(MAX_THREADS);
         let mut out = Writer {
             output: &mut output,
             job: &self,

@@ -24,7 +24,8 @@ pub struct SealOptions {
     pub argon2: Argon2Params,
     /// Catalogue provider (`None`: the fastest correct one).
     pub provider: Option<String>,
-    /// Worker threads for [`crate::encrypt`]/[`crate::decrypt`] (0: one per core).
+    /// Worker threads for [`crate::encrypt`]/[`crate::decrypt`] (0: one per core; at
+    /// most 64).
     pub threads: usize,
 }
 
