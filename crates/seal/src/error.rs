@@ -121,7 +121,7 @@ pub enum Error {
     },
 
     /// The counter would overflow: too many chunks for the chunk size.
-    #[error("the input has more than 2^32 chunks: encrypt it with a larger --chunk-size")]
+    #[error("the input has more than 2^32 chunks: encrypt it with a larger --chunk-kib")]
     TooLarge,
 
     /// The output exists and `--force` was not given.
