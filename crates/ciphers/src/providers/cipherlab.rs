@@ -5,7 +5,8 @@ use cipher::KeyInit;
 
 use super::aead::AeadCipher;
 use super::block_modes::BlockModeCipher;
-use crate::api::{Cipher, Provider, check_iv_ad, check_key, check_room};
+use super::keystream::{Keystream, KeystreamCipher};
+use crate::api::{Cipher, Provider, check_key};
 use crate::catalogue::AlgorithmId;
 use crate::error::Error;
 use crate::rc4::Rc4Key;
@@ -74,10 +75,7 @@ impl Provider for Cipherlab {
                     expected: spec.key_len(),
                     got: key.len(),
                 })?;
-                Ok(Box::new(Rc4Cipher {
-                    spec: *spec,
-                    key: k,
-                }))
+                Ok(Box::new(KeystreamCipher::new(*spec, NAME, k)))
             }
             _ => Err(Error::Unsupported {
                 provider: NAME.into(),
@@ -88,37 +86,10 @@ impl Provider for Cipherlab {
     }
 }
 
-/// RC4 with its key scheduled once.
-struct Rc4Cipher {
-    spec: CipherSpec,
-    key: Rc4Key,
-}
-
-impl Cipher for Rc4Cipher {
-    fn spec(&self) -> &CipherSpec {
-        &self.spec
-    }
-
-    fn provider(&self) -> &'static str {
-        NAME
-    }
-
-    fn encrypt(
-        &mut self,
-        iv: &[u8],
-        ad: &[u8],
-        buf: &mut [u8],
-        msg_len: usize,
-    ) -> Result<usize, Error> {
-        check_iv_ad(&self.spec, iv, ad)?;
-        check_room(&self.spec, buf, msg_len)?;
-        self.key.apply_keystream_vartime(&mut buf[..msg_len]);
-        Ok(msg_len)
-    }
-
-    fn decrypt(&mut self, iv: &[u8], ad: &[u8], buf: &mut [u8]) -> Result<usize, Error> {
-        check_iv_ad(&self.spec, iv, ad)?;
-        self.key.apply_keystream_vartime(buf);
-        Ok(buf.len())
+/// RC4 with its key scheduled once; each message starts from a copy of the schedule.
+impl Keystream for Rc4Key {
+    fn apply(&self, data: &mut [u8]) -> Result<(), Error> {
+        self.apply_keystream_vartime(data);
+        Ok(())
     }
 }

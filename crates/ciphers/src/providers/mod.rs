@@ -8,6 +8,7 @@ mod aead;
 mod aws_lc;
 pub(crate) mod block_modes;
 mod cipherlab;
+mod keystream;
 mod openssl;
 mod ring;
 mod rustcrypto;

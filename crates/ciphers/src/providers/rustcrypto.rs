@@ -5,7 +5,8 @@ use cipher::{KeyInit, StreamCipher};
 
 use super::aead::AeadCipher;
 use super::block_modes::BlockModeCipher;
-use crate::api::{Cipher, Provider, check_iv_ad, check_key, check_room};
+use super::keystream::{Keystream, KeystreamCipher};
+use crate::api::{Cipher, Provider, check_key};
 use crate::catalogue::AlgorithmId;
 use crate::error::Error;
 use crate::spec::{CipherSpec, Mode};
@@ -113,10 +114,11 @@ impl Provider for RustCrypto {
                 let c = rc2::Rc2::new_with_eff_key_len(key, usize::from(effective));
                 Ok(Box::new(BlockModeCipher::new(*spec, NAME, c)))
             }
-            (AlgorithmId::Rc4, _) => Ok(Box::new(Rc4Rekeyed {
-                spec: *spec,
-                key: zeroize::Zeroizing::new(key.to_vec()),
-            })),
+            (AlgorithmId::Rc4, _) => Ok(Box::new(KeystreamCipher::new(
+                *spec,
+                NAME,
+                Rc4Rekeyed(zeroize::Zeroizing::new(key.to_vec())),
+            ))),
             (AlgorithmId::ChaCha20Poly1305, _) => {
                 aead::<chacha20poly1305::ChaCha20Poly1305>(spec, key)
             }
@@ -132,45 +134,15 @@ impl Provider for RustCrypto {
 /// RC4 from the `rc4` crate. Its state cannot be cloned, so every message runs the key
 /// schedule again: this provider's RC4 "encryption" phase includes key set-up. (The
 /// `cipherlab` provider's RC4 keeps the scheduled state and copies it per message.)
-struct Rc4Rekeyed {
-    spec: CipherSpec,
-    key: zeroize::Zeroizing<Vec<u8>>,
-}
+struct Rc4Rekeyed(zeroize::Zeroizing<Vec<u8>>);
 
-impl Rc4Rekeyed {
+impl Keystream for Rc4Rekeyed {
     fn apply(&self, data: &mut [u8]) -> Result<(), Error> {
-        let mut c =
-            rc4::Rc4::new_from_slice(&self.key).map_err(|_| key_err(&self.spec, &self.key))?;
+        let mut c = rc4::Rc4::new_from_slice(&self.0).map_err(|_| Error::Provider {
+            provider: NAME,
+            message: format!("rc4 crate refused a {}-byte key", self.0.len()),
+        })?;
         c.apply_keystream(data);
         Ok(())
-    }
-}
-
-impl Cipher for Rc4Rekeyed {
-    fn spec(&self) -> &CipherSpec {
-        &self.spec
-    }
-
-    fn provider(&self) -> &'static str {
-        NAME
-    }
-
-    fn encrypt(
-        &mut self,
-        iv: &[u8],
-        ad: &[u8],
-        buf: &mut [u8],
-        msg_len: usize,
-    ) -> Result<usize, Error> {
-        check_iv_ad(&self.spec, iv, ad)?;
-        check_room(&self.spec, buf, msg_len)?;
-        self.apply(&mut buf[..msg_len])?;
-        Ok(msg_len)
-    }
-
-    fn decrypt(&mut self, iv: &[u8], ad: &[u8], buf: &mut [u8]) -> Result<usize, Error> {
-        check_iv_ad(&self.spec, iv, ad)?;
-        self.apply(buf)?;
-        Ok(buf.len())
     }
 }
