@@ -46,10 +46,11 @@ pub struct Migration {
 }
 
 /// Every migration, in order; the last one's version is [`SCHEMA_VERSION`].
-pub const MIGRATIONS: &[Migration] = &[Migration {
-    version: 1,
-    description: "runs, machines, measurements, samples",
-    sql: r#"
+pub const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        description: "runs, machines, measurements, samples",
+        sql: r#"
 CREATE TABLE schema_version (
     version     INTEGER PRIMARY KEY,
     applied_at  TEXT NOT NULL,
@@ -130,10 +131,28 @@ CREATE TABLE samples (
     PRIMARY KEY (measurement_id, seq)
 ) WITHOUT ROWID;
 "#,
-}];
+    },
+    Migration {
+        version: 2,
+        description: "artifacts: what a study produces besides timings (histograms, images, tables)",
+        sql: r#"
+CREATE TABLE artifacts (
+    id         INTEGER PRIMARY KEY,
+    run_id     INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    study      TEXT NOT NULL,
+    name       TEXT NOT NULL,
+    kind       TEXT NOT NULL,
+    media_type TEXT NOT NULL,
+    title      TEXT NOT NULL,
+    data       BLOB NOT NULL,
+    UNIQUE (run_id, study, name)
+);
+"#,
+    },
+];
 
 /// The schema version this build writes and understands.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// Why the store failed. Each message names the file and the fix.
 #[derive(Debug, thiserror::Error)]
@@ -267,6 +286,71 @@ pub struct Run {
     pub validity: Validity,
     /// Measurements in insertion order, each with its raw samples.
     pub measurements: Vec<Measurement>,
+    /// What the studies produced besides timings, in insertion order.
+    pub artifacts: Vec<Artifact>,
+}
+
+/// What a study produces besides timings: a byte histogram, a picture, a table of a
+/// paper's figures beside ours, a note. The report shows each by its [`ArtifactKind`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Artifact {
+    /// The study that made it.
+    pub study: String,
+    /// Unique within the study and run, e.g. `histogram/aes-128-ecb/bmp`.
+    pub name: String,
+    /// How to read `data`.
+    pub kind: ArtifactKind,
+    /// A caption for people.
+    pub title: String,
+    /// The content: JSON for histograms and tables, PNG bytes for images, UTF-8 for notes.
+    pub data: Vec<u8>,
+}
+
+/// How an [`Artifact`]'s data is to be read (the schema of each is in docs/results.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ArtifactKind {
+    /// JSON: a byte histogram with its statistics.
+    Histogram,
+    /// JSON: a table with columns and rows.
+    Table,
+    /// PNG image bytes.
+    Image,
+    /// UTF-8 text.
+    Note,
+}
+
+impl ArtifactKind {
+    /// The name stored in the `kind` column.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ArtifactKind::Histogram => "histogram",
+            ArtifactKind::Table => "table",
+            ArtifactKind::Image => "image",
+            ArtifactKind::Note => "note",
+        }
+    }
+
+    /// The media type of the data.
+    pub fn media_type(self) -> &'static str {
+        match self {
+            ArtifactKind::Histogram | ArtifactKind::Table => "application/json",
+            ArtifactKind::Image => "image/png",
+            ArtifactKind::Note => "text/plain; charset=utf-8",
+        }
+    }
+
+    /// Parses [`ArtifactKind::as_str`]'s spelling.
+    pub fn parse(s: &str) -> Option<ArtifactKind> {
+        [
+            ArtifactKind::Histogram,
+            ArtifactKind::Table,
+            ArtifactKind::Image,
+            ArtifactKind::Note,
+        ]
+        .into_iter()
+        .find(|k| k.as_str() == s)
+    }
 }
 
 /// The current time in Unix milliseconds.
@@ -548,13 +632,75 @@ impl Store {
         let validity: Validity = serde_json::from_str(&validity)
             .map_err(|e| self.corrupt(format!("run {id}'s validity"), e))?;
         let measurements = self.load_measurements(id)?;
+        let artifacts = self.load_artifacts(id)?;
         Ok(Run {
             info,
             machine,
             settings,
             validity,
             measurements,
+            artifacts,
         })
+    }
+
+    /// Adds an artifact to run `run_id`.
+    pub fn add_artifact(&mut self, run_id: i64, a: &Artifact) -> Result<i64, StoreError> {
+        self.conn
+            .execute(
+                "INSERT INTO artifacts (run_id, study, name, kind, media_type, title, data)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![
+                    run_id,
+                    a.study,
+                    a.name,
+                    a.kind.as_str(),
+                    a.kind.media_type(),
+                    a.title,
+                    a.data
+                ],
+            )
+            .map_err(|e| self.sql(e))?;
+        Ok(self.conn.last_insert_rowid())
+    }
+
+    fn load_artifacts(&self, run_id: i64) -> Result<Vec<Artifact>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT study, name, kind, title, data FROM artifacts
+                 WHERE run_id = ?1 ORDER BY id",
+            )
+            .map_err(|e| self.sql(e))?;
+        let rows = stmt
+            .query_map([run_id], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, String>(3)?,
+                    r.get::<_, Vec<u8>>(4)?,
+                ))
+            })
+            .map_err(|e| self.sql(e))?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| self.sql(e))?;
+        rows.into_iter()
+            .map(|(study, name, kind, title, data)| {
+                let kind = ArtifactKind::parse(&kind).ok_or_else(|| {
+                    self.corrupt(
+                        format!("run {run_id}'s artifact {study}/{name}"),
+                        format!("unknown kind {kind}"),
+                    )
+                })?;
+                Ok(Artifact {
+                    study,
+                    name,
+                    kind,
+                    title,
+                    data,
+                })
+            })
+            .collect()
     }
 
     fn load_measurements(&self, run_id: i64) -> Result<Vec<Measurement>, StoreError> {

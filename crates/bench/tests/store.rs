@@ -4,7 +4,7 @@
 
 use cipherlab_bench::harness::{BenchId, Measurement, Mode, RawSample, Settings, Validity};
 use cipherlab_bench::machine::MachineInfo;
-use cipherlab_bench::store::{NewRun, SCHEMA_VERSION, Store, StoreError};
+use cipherlab_bench::store::{Artifact, ArtifactKind, NewRun, SCHEMA_VERSION, Store, StoreError};
 
 fn validity() -> Validity {
     Validity {
@@ -235,4 +235,100 @@ fn default_path_follows_the_environment() {
         Some(v) if !v.is_empty() => assert_eq!(p, std::path::PathBuf::from(v)),
         _ => assert_eq!(p, std::path::PathBuf::from("cipherlab-results.sqlite")),
     }
+}
+
+#[test]
+fn artifacts_read_back_with_their_run() {
+    let mut store = Store::open_in_memory().unwrap();
+    let id = store
+        .save_run(
+            &new_run(MachineInfo::detect()),
+            &[measurement(
+                "aes-128-ecb",
+                Mode::AverageTime,
+                false,
+                12,
+                1000,
+            )],
+            1_700_000_001_000,
+        )
+        .unwrap();
+    let png = vec![0x89, b'P', b'N', b'G', 0, 255, 7];
+    let artifacts = vec![
+        Artifact {
+            study: "distribution".into(),
+            name: "histogram/aes-128-ecb/bmp".into(),
+            kind: ArtifactKind::Histogram,
+            title: "AES-128-ECB of a BMP".into(),
+            data: br#"{"counts":[1,2,3]}"#.to_vec(),
+        },
+        Artifact {
+            study: "distribution".into(),
+            name: "ecb-picture/aes-128-ecb".into(),
+            kind: ArtifactKind::Image,
+            title: "ECB leaks the picture".into(),
+            data: png.clone(),
+        },
+    ];
+    for a in &artifacts {
+        store.add_artifact(id, a).unwrap();
+    }
+    // A name is unique within a run and study.
+    assert!(store.add_artifact(id, &artifacts[0]).is_err());
+    let run = store.load_run(id).unwrap();
+    assert_eq!(run.artifacts, artifacts);
+    assert_eq!(run.artifacts[1].data, png);
+    let media: String = store
+        .connection()
+        .query_row(
+            "SELECT media_type FROM artifacts WHERE kind = 'image'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(media, "image/png");
+}
+
+#[test]
+fn a_version_1_file_is_migrated_and_keeps_its_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v1.sqlite");
+    // Build a version-1 file by hand with the first migration only.
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        let v1 = &cipherlab_bench::store::MIGRATIONS[0];
+        assert_eq!(v1.version, 1);
+        conn.execute_batch(v1.sql).unwrap();
+        conn.execute(
+            "INSERT INTO schema_version VALUES (1, '2026-11-01T00:00:00.000Z', 'v1')",
+            [],
+        )
+        .unwrap();
+        conn.pragma_update(None, "user_version", 1).unwrap();
+    }
+    // Write a run with today's code after migrating, then check both tables work.
+    let mut store = Store::open(&path).unwrap();
+    assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+    let id = store
+        .save_run(
+            &new_run(MachineInfo::detect()),
+            &[measurement("des-ecb", Mode::AverageTime, false, 12, 1000)],
+            1_700_000_001_000,
+        )
+        .unwrap();
+    store
+        .add_artifact(
+            id,
+            &Artifact {
+                study: "x".into(),
+                name: "n".into(),
+                kind: ArtifactKind::Note,
+                title: "t".into(),
+                data: b"hello".to_vec(),
+            },
+        )
+        .unwrap();
+    let run = store.load_run(id).unwrap();
+    assert_eq!(run.measurements.len(), 1);
+    assert_eq!(run.artifacts.len(), 1);
 }
