@@ -12,6 +12,7 @@
 //! | [`store`] | the SQLite results store (schema in `docs/results.md`) |
 //! | [`corpus`] | deterministic realistic files (text, UTF-16, BMP, WAV, AIFF, compressed, sparse, dense) and a loader for a user's folder |
 //! | [`rng`] | the seeded generator behind the bootstrap and the corpus |
+//! | [`studies`] | the experiments `cipherlab bench` runs: plans of benchmarks, and findings (the papers' figures beside ours, histograms, pictures) |
 //!
 //! Examples: `time_cipher` times catalogue ciphers (encrypt and decrypt, optional forks
 //! and store), `write_corpus DIR [SIZE] [SEED]` writes one file of every corpus kind:
@@ -53,3 +54,4 @@ pub mod measure;
 pub mod rng;
 pub mod stats;
 pub mod store;
+pub mod studies;

@@ -257,3 +257,62 @@ fn entropy_of_known_byte_strings() {
     assert!(close(byte_entropy(&all), 8.0, 1e-12));
     assert!(close(byte_entropy(b"abababab"), 1.0, 1e-12));
 }
+
+/// Reference values computed with mpmath 1.3 at 30 digits
+/// (`mpmath.gammainc(a, x, inf, regularized=True)`), and the chi-square critical values
+/// of 255 degrees of freedom (χ²₀.₉₅ = 293.2478, χ²₀.₉₉ = 310.4574) published in
+/// standard tables.
+#[test]
+fn incomplete_gamma_and_chi_square_match_reference_values() {
+    use cipherlab_bench::stats::{gamma_q, ln_gamma};
+    // Relative closeness.
+    let close = |a: f64, b: f64, tol: f64| (a - b).abs() <= tol * b.abs();
+    assert!(ln_gamma(1.0).abs() < 1e-14 && ln_gamma(2.0).abs() < 1e-14);
+    assert!(close(ln_gamma(0.5), 0.572_364_942_924_700_1, 1e-13));
+    assert!(close(ln_gamma(10.0), 12.801_827_480_081_469, 1e-13));
+    for (a, x, q) in [
+        (3.5, 2.0, 0.779_777_408_475_715_9),
+        (100.0, 120.0, 0.027_863_739_890_520_66),
+        (127.5, 100.0, 0.995_425_444_541_951_9),
+        (0.5, 0.3, 0.438_578_026_081),
+    ] {
+        assert!(
+            close(gamma_q(a, x), q, 1e-10),
+            "Q({a}, {x}) = {} not {q}",
+            gamma_q(a, x)
+        );
+    }
+    // Q(1, x) = e^-x exactly.
+    for x in [0.01, 1.0, 7.5, 40.0] {
+        assert!(close(gamma_q(1.0, x), (-x).exp(), 1e-12));
+    }
+    assert!((gamma_q(127.5, 293.2478 / 2.0) - 0.05).abs() < 1e-5);
+    assert!((gamma_q(127.5, 310.4574 / 2.0) - 0.01).abs() < 1e-5);
+    assert!(gamma_q(-1.0, 1.0).is_nan() && gamma_q(1.0, -1.0).is_nan());
+    assert_eq!(gamma_q(2.0, 0.0), 1.0);
+}
+
+/// The chi-square test must reject what is not uniform and, on uniform data, give
+/// p-values that are themselves uniform: about 5% of them below 0.05.
+#[test]
+fn chi_square_p_values_are_uniform_under_the_null() {
+    use cipherlab_bench::stats::{byte_histogram, chi_square_uniform};
+    let mut rng = Rng::new(42);
+    let trials = 400;
+    let mut below = 0;
+    let mut buf = vec![0u8; 64 * 1024];
+    for _ in 0..trials {
+        rng.fill_bytes(&mut buf);
+        let (_, p) = chi_square_uniform(&byte_histogram(&buf)).unwrap();
+        if p < 0.05 {
+            below += 1;
+        }
+    }
+    // Binomial(400, 0.05): mean 20, sd 4.36; 4.5 sd either side.
+    assert!((1..=40).contains(&below), "{below} of {trials} below 0.05");
+    // Text is far from uniform.
+    let text = "the quick brown fox jumps over the lazy dog ".repeat(2000);
+    let (x2, p) = chi_square_uniform(&byte_histogram(text.as_bytes())).unwrap();
+    assert!(x2 > 1e5 && p < 1e-100, "x2 {x2} p {p}");
+    assert!(chi_square_uniform(&[0; 256]).is_none());
+}

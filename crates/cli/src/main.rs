@@ -2,11 +2,13 @@
 
 #![forbid(unsafe_code)]
 
+mod bench;
 mod decrypt;
 mod encrypt;
 mod keygen;
 mod list;
 mod pdf;
+mod ranking;
 mod registry;
 mod vectors;
 
@@ -47,6 +49,11 @@ enum Command {
     Decrypt(decrypt::Args),
     /// PDF files: `info` (encryption, permissions, passwords) and `decrypt`.
     Pdf(pdf::Args),
+    /// The measuring lab: run the studies (all, or those named), store the results,
+    /// print rankings and the papers' figures beside ours.
+    ///
+    /// `cipherlab bench --quick` runs every study at small sizes in a few minutes.
+    Bench(bench::Args),
 }
 
 fn main() -> ExitCode {
@@ -58,6 +65,7 @@ fn main() -> ExitCode {
         Command::Encrypt(args) => encrypt::run(&args),
         Command::Decrypt(args) => decrypt::run(&args),
         Command::Pdf(args) => pdf::run(&args),
+        Command::Bench(args) => bench::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -87,6 +87,14 @@ pub enum BenchError {
         "benchmark {0} never called Bencher::iter, iter_on or iter_batched: its closure must hand the operation to the Bencher once"
     )]
     NothingTimed(String),
+    /// The benchmark's setup failed (its closure called [`Bencher::fail`]).
+    #[error("benchmark {key} could not be set up: {reason}")]
+    Setup {
+        /// The benchmark.
+        key: String,
+        /// What went wrong, and what to do.
+        reason: String,
+    },
     /// The benchmark closure timed twice.
     #[error(
         "benchmark {0} called the Bencher twice: one benchmark times one operation; register a second benchmark for the second operation"
@@ -363,9 +371,17 @@ pub struct Bencher<'a> {
     progress: &'a mut dyn FnMut(Progress<'_>),
     outcome: Option<(u64, Vec<RawSample>)>,
     timed_twice: bool,
+    failure: Option<String>,
 }
 
 impl Bencher<'_> {
+    /// Reports that the benchmark's setup failed (an input could not be read, a key
+    /// schedule refused the key): the benchmark ends with [`BenchError::Setup`] instead
+    /// of a measurement. Call it instead of timing anything.
+    pub fn fail(&mut self, reason: impl Into<String>) {
+        self.failure.get_or_insert_with(|| reason.into());
+    }
+
     /// Times `f()`; its output goes through `black_box`. Captured inputs should be read
     /// through `black_box` by `f`, or use [`Bencher::iter_on`].
     pub fn iter<O, F: FnMut() -> O>(&mut self, f: F) {
@@ -587,7 +603,7 @@ impl Harness {
             id: &id,
         });
         let (batch, samples) = self.samples(&id, &self.settings, progress, bench)?;
-        let m = self.summarize(id, bytes_per_op, batch, samples)?;
+        let m = self.summarize(id, &self.settings, bytes_per_op, batch, samples)?;
         progress(Progress::Finished {
             index: 0,
             total: 1,
@@ -614,8 +630,15 @@ impl Harness {
             progress,
             outcome: None,
             timed_twice: false,
+            failure: None,
         };
         bench(&mut b);
+        if let Some(reason) = b.failure {
+            return Err(BenchError::Setup {
+                key: id.key(),
+                reason,
+            });
+        }
         if b.timed_twice {
             return Err(BenchError::TimedTwice(id.key()));
         }
@@ -625,20 +648,14 @@ impl Harness {
     fn summarize(
         &self,
         id: BenchId,
+        settings: &Settings,
         bytes_per_op: Option<u64>,
         batch: u64,
         samples: Vec<RawSample>,
     ) -> Result<Measurement, BenchError> {
         let key = id.key();
-        Measurement::from_samples(
-            id,
-            &self.settings,
-            &self.validity,
-            bytes_per_op,
-            batch,
-            samples,
-        )
-        .map_err(|source| BenchError::Stats { key, source })
+        Measurement::from_samples(id, settings, &self.validity, bytes_per_op, batch, samples)
+            .map_err(|source| BenchError::Stats { key, source })
     }
 }
 
@@ -708,6 +725,9 @@ type BenchFn<'a> = Box<dyn FnMut(&mut Bencher<'_>) + 'a>;
 struct Entry<'a> {
     id: BenchId,
     bytes_per_op: Option<u64>,
+    /// Settings for this benchmark alone (e.g. single-shot for RSA key generation);
+    /// `None`: the harness's.
+    settings: Option<Settings>,
     bench: BenchFn<'a>,
 }
 
@@ -739,8 +759,29 @@ impl<'a> Suite<'a> {
         self.entries.push(Entry {
             id,
             bytes_per_op,
+            settings: None,
             bench: Box::new(bench),
         });
+        self
+    }
+
+    /// Adds a benchmark measured with its own `settings` (mode, samples, forks) instead
+    /// of the harness's: a study can time RSA key generation single-shot beside
+    /// average-time AES. The validity figures stay the harness's.
+    pub fn add_with_settings<F>(
+        &mut self,
+        id: BenchId,
+        bytes_per_op: Option<u64>,
+        settings: Settings,
+        bench: F,
+    ) -> &mut Suite<'a>
+    where
+        F: FnMut(&mut Bencher<'_>) + 'a,
+    {
+        self.add(id, bytes_per_op, bench);
+        if let Some(e) = self.entries.last_mut() {
+            e.settings = Some(settings);
+        }
         self
     }
 
@@ -797,9 +838,13 @@ impl<'a> Suite<'a> {
                 total,
                 id: &entry.id,
             });
-            let forks = harness.settings.forks;
+            let settings = entry
+                .settings
+                .clone()
+                .unwrap_or_else(|| harness.settings.clone());
+            let forks = settings.forks;
             let (batch, samples) = if forks == 0 {
-                harness.samples(&entry.id, &harness.settings, progress, &mut entry.bench)?
+                harness.samples(&entry.id, &settings, progress, &mut entry.bench)?
             } else {
                 let mut samples = Vec::new();
                 let mut batch = 0;
@@ -813,7 +858,7 @@ impl<'a> Suite<'a> {
                         fork: k,
                         settings: Settings {
                             forks: 0,
-                            ..harness.settings.clone()
+                            ..settings.clone()
                         },
                     };
                     let output = fork::run_child(command, &request)?;
@@ -823,7 +868,13 @@ impl<'a> Suite<'a> {
                 }
                 (batch, samples)
             };
-            let m = harness.summarize(entry.id.clone(), entry.bytes_per_op, batch, samples)?;
+            let m = harness.summarize(
+                entry.id.clone(),
+                &settings,
+                entry.bytes_per_op,
+                batch,
+                samples,
+            )?;
             progress(Progress::Finished {
                 index,
                 total,

@@ -1,0 +1,67 @@
+//! Looking up a study's measurements and comparing them, for the findings.
+
+use crate::harness::Measurement;
+use crate::stats::{Bootstrap, Ratio};
+
+/// The measurement of `algorithm` / `phase` / `size` / `data_type` (any field `None`
+/// matches all; the first match wins).
+pub fn one<'m>(
+    ms: &[&'m Measurement],
+    algorithm: &str,
+    phase: &str,
+    size: Option<u64>,
+    data_type: Option<&str>,
+) -> Option<&'m Measurement> {
+    ms.iter().copied().find(|m| {
+        m.id.algorithm == algorithm
+            && m.id.phase == phase
+            && size.is_none_or(|s| m.id.size == s)
+            && data_type.is_none_or(|d| m.id.data_type == d)
+    })
+}
+
+/// `median(a) / median(b)` of the per-call times, with a 99% bootstrap interval.
+pub fn ratio(a: &Measurement, b: &Measurement) -> Option<Ratio> {
+    let settings = Bootstrap {
+        resamples: 2000,
+        ..Bootstrap::default()
+    };
+    a.time_ratio(b, &settings).ok()
+}
+
+/// `1.23 [1.20, 1.26]`; `-` when unknown.
+pub fn ratio_text(r: Option<Ratio>) -> String {
+    match r {
+        Some(r) => format!(
+            "{:.2} [{:.2}, {:.2}]",
+            r.interval.estimate, r.interval.low, r.interval.high
+        ),
+        None => "-".to_string(),
+    }
+}
+
+/// MB/s (10^6 bytes per second) of a measurement, if it has a byte count.
+pub fn mb_per_s(m: &Measurement) -> Option<f64> {
+    m.bytes_per_second.map(|b| b / 1e6)
+}
+
+/// The distinct values of `key` over `ms`, in first-seen order.
+pub fn distinct<T: PartialEq + Clone>(
+    ms: &[&Measurement],
+    key: impl Fn(&Measurement) -> T,
+) -> Vec<T> {
+    let mut out: Vec<T> = Vec::new();
+    for m in ms {
+        let k = key(m);
+        if !out.contains(&k) {
+            out.push(k);
+        }
+    }
+    out
+}
+
+/// Whether this machine's CPU has AES instructions (x86 `aes` / Arm `aes`), from the
+/// machine block: the usual reason our AES ratios differ from papers that ran Java 6.
+pub fn has_aes_ni(machine: &crate::machine::MachineInfo) -> bool {
+    machine.cpu_flags.get("aes").copied().unwrap_or(false)
+}

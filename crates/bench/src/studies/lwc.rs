@@ -1,0 +1,197 @@
+//! `lwc`: the lightweight AEADs at the ISAP library's sizes (32 B associated data, 64 to
+//! 4096 B messages, encryption and decryption) and the permutations under them by
+//! rounds. The library's README table (Google Benchmark, Core i5-8279U) is printed beside
+//! ours as ratios between ISAP variants and between permutations.
+
+use std::hint::black_box;
+
+use cipherlab_lwc::permutation::{
+    ascon::AsconState, keccak_p400::KeccakP400State, xoodoo::XoodooState,
+};
+
+use super::ciphers::{LWC_AEADS, spec};
+use super::find;
+use super::inputs::Input;
+use super::paper::isap_library::{ENCRYPT_NS, PERMUTATION_NS, SIZES};
+use super::table::{Table, int, num, text};
+use super::timing::{Subject, add_decrypt, add_encrypt};
+use super::{Config, Scale, Study, StudyError, err};
+use crate::corpus::DataType;
+use crate::harness::{BenchId, Measurement, Suite};
+use crate::machine::MachineInfo;
+use crate::store::Artifact;
+
+pub struct LwcStudy;
+
+const NAME: &str = "lwc";
+
+/// Associated data per message, as in the ISAP library's table.
+const AD_LEN: usize = 32;
+
+fn sizes(scale: Scale) -> Vec<u64> {
+    match scale {
+        Scale::Quick => vec![64, 512, 4096],
+        Scale::Full | Scale::Paper => SIZES.to_vec(),
+    }
+}
+
+/// (name, rounds): the permutations timed, the library's and Xoodyak's.
+const PERMUTATIONS: [(&str, usize); 10] = [
+    ("ascon-p", 1),
+    ("ascon-p", 6),
+    ("ascon-p", 12),
+    ("keccak-p400", 1),
+    ("keccak-p400", 8),
+    ("keccak-p400", 12),
+    ("keccak-p400", 16),
+    ("keccak-p400", 20),
+    ("xoodoo", 6),
+    ("xoodoo", 12),
+];
+
+fn add_permutation(suite: &mut Suite<'_>, perm: &'static str, rounds: usize) {
+    let state_bytes: u64 = match perm {
+        "ascon-p" => 40,
+        "keccak-p400" => 50,
+        _ => 48,
+    };
+    let id = BenchId::new(
+        NAME,
+        &format!("{perm}{rounds}"),
+        "cipherlab",
+        "permute",
+        state_bytes,
+        "none",
+    );
+    // The round count goes through black_box so the compiler cannot specialise the
+    // call; the state carries over from call to call, as in a mode.
+    suite.add(id, Some(state_bytes), move |b| match perm {
+        "ascon-p" => {
+            let mut st = AsconState([1, 2, 3, 4, 5]);
+            b.iter_on(&mut st, |st| st.permute(black_box(rounds)));
+        }
+        "keccak-p400" => {
+            let mut st = KeccakP400State::from_bytes(&[7; 50]);
+            b.iter_on(&mut st, |st| st.permute(black_box(rounds)));
+        }
+        _ => {
+            let mut st = XoodooState::from_bytes(&[7; 48]);
+            b.iter_on(&mut st, |st| st.permute(black_box(rounds)));
+        }
+    });
+}
+
+impl Study for LwcStudy {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn title(&self) -> &'static str {
+        "lightweight AEADs at 32 B AD x 64..4096 B messages; permutations by rounds"
+    }
+
+    fn source(&self) -> &'static str {
+        "ISAP library README (Google Benchmark table)"
+    }
+
+    fn plan<'a>(&self, cfg: &Config, suite: &mut Suite<'a>) -> Result<(), StudyError> {
+        for size in sizes(cfg.scale) {
+            let input = Input::corpus(DataType::Dense, size as usize);
+            for name in LWC_AEADS.iter().filter(|n| cfg.filter.accepts(n)) {
+                let s = Subject {
+                    ad_len: AD_LEN,
+                    ..Subject::new(NAME, spec(name).map_err(|e| err(NAME, e))?)
+                };
+                add_encrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;
+                add_decrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;
+            }
+        }
+        for (perm, rounds) in PERMUTATIONS {
+            if cfg.filter.accepts(perm) || !cfg.filter.is_restricted() {
+                add_permutation(suite, perm, rounds);
+            }
+        }
+        Ok(())
+    }
+
+    fn findings(
+        &self,
+        _cfg: &Config,
+        ms: &[&Measurement],
+        _machine: &MachineInfo,
+    ) -> Result<Vec<Artifact>, StudyError> {
+        let mut out = Vec::new();
+        // ISAP variants relative to ISAP-A-128A, at each size both tables have.
+        let mut t = Table::new(&[
+            "variant",
+            "bytes",
+            "paper ns",
+            "paper / isap-a-128a",
+            "ours ns",
+            "ours / isap-a-128a [99% CI]",
+        ]);
+        for (variant, paper_ns) in ENCRYPT_NS {
+            for (i, &size) in SIZES.iter().enumerate() {
+                let ours = find::one(ms, variant, "encrypt", Some(size), None);
+                let base = find::one(ms, "isap-a-128a", "encrypt", Some(size), None);
+                if ours.is_none() {
+                    continue;
+                }
+                t.row(vec![
+                    text(variant),
+                    int(size),
+                    num(paper_ns[i]),
+                    num(paper_ns[i] / ENCRYPT_NS[0].1[i]),
+                    ours.map_or(serde_json::Value::Null, |m| num(m.median_ns_per_op())),
+                    text(find::ratio_text(
+                        ours.zip(base).and_then(|(o, b)| find::ratio(o, b)),
+                    )),
+                ]);
+            }
+        }
+        t.note = "Paper: the ISAP library's Google-Benchmark table (Core i5-8279U, Clang). Ratios between \
+                  variants cancel the machine: ISAP-K (Keccak-p[400]) against ISAP-A (Ascon-p) shows the \
+                  permutations' cost, and the -128 variants' 12-round re-keying per message weighs most on \
+                  short messages."
+            .to_string();
+        out.push(t.artifact(
+            NAME,
+            "paper/isap-table",
+            "ISAP variants against the ISAP library",
+        ));
+
+        let mut p = Table::new(&[
+            "permutation",
+            "rounds",
+            "paper ns",
+            "paper / ascon-p12",
+            "ours ns",
+            "ours / ascon-p12 [99% CI]",
+        ]);
+        let base = find::one(ms, "ascon-p12", "permute", None, None);
+        for (perm, rounds) in PERMUTATIONS {
+            let name = format!("{perm}{rounds}");
+            let Some(ours) = find::one(ms, &name, "permute", None, None) else {
+                continue;
+            };
+            let paper = PERMUTATION_NS
+                .iter()
+                .find(|(p, r, _)| *p == perm && *r == rounds)
+                .map(|x| x.2);
+            p.row(vec![
+                text(perm),
+                int(rounds as u64),
+                paper.map_or(serde_json::Value::Null, num),
+                paper.map_or(serde_json::Value::Null, |x| num(x / 45.9)),
+                num(ours.median_ns_per_op()),
+                text(find::ratio_text(base.and_then(|b| find::ratio(ours, b)))),
+            ]);
+        }
+        p.note =
+            "Paper: the same library's permutation benchmarks (ascon-p12: 45.9 ns). Xoodoo has no \
+                  figure there; it is Xoodyak's permutation."
+                .to_string();
+        out.push(p.artifact(NAME, "paper/permutations", "Permutations by rounds"));
+        Ok(out)
+    }
+}

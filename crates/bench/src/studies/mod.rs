@@ -1,0 +1,216 @@
+//! The studies: each reproduces a published experiment on the user's machine and data,
+//! then goes further (DESIGN.md, "Studies").
+//!
+//! A [`Study`] does two things:
+//!
+//! 1. [`Study::plan`] adds its benchmarks to a [`Suite`]. Planning is deterministic and
+//!    cheap (the corpus is seeded; keys are random but do not change what is timed),
+//!    because a fork child rebuilds the same suite to find its benchmark.
+//! 2. [`Study::findings`] turns the finished measurements into [`Artifact`]s: the
+//!    paper's published figures beside ours (as ratios, since machines differ), one line
+//!    on where and why ours differ, and what the study makes besides timings (byte
+//!    histograms, the ECB picture).
+//!
+//! Every cipher is proven before it is timed: [`check::prove`] round-trips it and
+//! compares it with another provider of the same algorithm.
+//!
+//! | study | what it measures | from |
+//! |---|---|---|
+//! | `data-type` | same-size inputs of nine types | file-features paper, case 1 |
+//! | `data-size` | time against size | file-features paper, case 2, Table 3 |
+//! | `density` | sparse against dense inputs | file-features paper, case 3, Table 4 |
+//! | `key-size` | every key size of each cipher | file-features paper, case 4 |
+//! | `modes` | ECB, CBC, CFB, CFB8, CFB1, OFB, CTR, GCM | file-features paper's related work |
+//! | `phases` | key generation, initialisation, encryption, decryption | Java stream-security paper, Figs. 5-9 |
+//! | `distribution` | byte histograms of plaintext and ciphertext; the ECB picture | Java stream-security paper, Figs. 3-4 |
+//! | `objects` | an object graph serialized through the encrypting stream | Java stream-security paper |
+//! | `providers` | one algorithm through each of its implementations | file-features paper (Sun against BouncyCastle) |
+//! | `lwc` | AEADs at 32 B AD x 64..4096 B; the permutations by rounds | ISAP library README |
+
+pub mod check;
+mod ciphers;
+mod data_size;
+mod data_type;
+mod density;
+mod distribution;
+mod find;
+mod inputs;
+mod key_size;
+mod lwc;
+mod modes;
+mod objects;
+pub mod paper;
+mod phases;
+mod providers;
+mod table;
+mod timing;
+
+use std::fmt;
+
+use crate::harness::{Measurement, Suite};
+use crate::machine::MachineInfo;
+use crate::store::Artifact;
+
+pub use ciphers::CipherFilter;
+pub use inputs::{Input, Inputs};
+pub use table::Table;
+
+/// How big a run is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scale {
+    /// `--quick`: small inputs and few sizes, every study in a few minutes on 2 cores.
+    Quick,
+    /// The default: inputs of megabytes, more sizes and key sizes.
+    Full,
+    /// `--paper-sizes`: the published experiments' own sizes (10.7 MB ... 482 MB).
+    Paper,
+}
+
+impl Scale {
+    /// `quick`, `full` or `paper`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scale::Quick => "quick",
+            Scale::Full => "full",
+            Scale::Paper => "paper",
+        }
+    }
+
+    /// Picks the value for this scale.
+    pub fn pick<T>(self, quick: T, full: T, paper: T) -> T {
+        match self {
+            Scale::Quick => quick,
+            Scale::Full => full,
+            Scale::Paper => paper,
+        }
+    }
+}
+
+/// What every study runs with.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// How big.
+    pub scale: Scale,
+    /// Which ciphers (`--cipher`); studies skip the others.
+    pub filter: CipherFilter,
+    /// The user's files (`--data DIR`) instead of the built-in corpus.
+    pub data: Option<Inputs>,
+}
+
+impl Config {
+    /// The built-in corpus, every cipher, at `scale`.
+    pub fn new(scale: Scale) -> Config {
+        Config {
+            scale,
+            filter: CipherFilter::all(),
+            data: None,
+        }
+    }
+}
+
+/// Why a study could not be planned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StudyError {
+    /// The study.
+    pub study: &'static str,
+    /// What went wrong and what to do.
+    pub message: String,
+}
+
+impl fmt::Display for StudyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "study {}: {}", self.study, self.message)
+    }
+}
+
+impl std::error::Error for StudyError {}
+
+/// One experiment.
+pub trait Study: Sync {
+    /// The name on the command line and in the results store (`data-type`).
+    fn name(&self) -> &'static str;
+
+    /// One line: what it measures.
+    fn title(&self) -> &'static str;
+
+    /// The publication it reproduces (a file of `../shared/papers/` and the figure).
+    fn source(&self) -> &'static str;
+
+    /// Adds the benchmarks to `suite`. Deterministic: fork children call it again.
+    fn plan<'a>(&self, cfg: &Config, suite: &mut Suite<'a>) -> Result<(), StudyError>;
+
+    /// The artifacts of a finished run: the paper's figures beside ours, pictures,
+    /// histograms. `ms` holds this study's measurements only.
+    fn findings(
+        &self,
+        cfg: &Config,
+        ms: &[&Measurement],
+        machine: &MachineInfo,
+    ) -> Result<Vec<Artifact>, StudyError>;
+}
+
+/// Every study, in the order `cipherlab bench` runs them.
+pub static STUDIES: &[&dyn Study] = &[
+    &data_type::DataTypeStudy,
+    &data_size::DataSizeStudy,
+    &density::DensityStudy,
+    &key_size::KeySizeStudy,
+    &modes::ModesStudy,
+    &phases::PhasesStudy,
+    &distribution::DistributionStudy,
+    &objects::ObjectsStudy,
+    &providers::ProvidersStudy,
+    &lwc::LwcStudy,
+];
+
+/// The study called `name`, or an error listing them all.
+pub fn by_name(name: &str) -> Result<&'static dyn Study, String> {
+    STUDIES
+        .iter()
+        .copied()
+        .find(|s| s.name() == name)
+        .ok_or_else(|| {
+            format!(
+                "unknown study '{name}': the studies are {}",
+                STUDIES
+                    .iter()
+                    .map(|s| s.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        })
+}
+
+fn err(study: &'static str, message: impl Into<String>) -> StudyError {
+    StudyError {
+        study,
+        message: message.into(),
+    }
+}
+
+/// Plans `studies` into one suite, in order.
+pub fn plan_all<'a>(
+    studies: &[&'static dyn Study],
+    cfg: &Config,
+    suite: &mut Suite<'a>,
+) -> Result<(), StudyError> {
+    for s in studies {
+        s.plan(cfg, suite)?;
+    }
+    Ok(())
+}
+
+/// The findings of every study of a finished run, each from its own measurements.
+pub fn findings_all(
+    studies: &[&'static dyn Study],
+    cfg: &Config,
+    ms: &[Measurement],
+    machine: &MachineInfo,
+) -> Result<Vec<Artifact>, StudyError> {
+    let mut out = Vec::new();
+    for s in studies {
+        let mine: Vec<&Measurement> = ms.iter().filter(|m| m.id.study == s.name()).collect();
+        out.extend(s.findings(cfg, &mine, machine)?);
+    }
+    Ok(out)
+}

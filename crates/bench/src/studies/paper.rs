@@ -1,0 +1,160 @@
+//! Published figures the studies print beside ours, typed in from the papers in
+//! `../shared/papers/` (facts, with their source named). Machines and years differ, so
+//! the studies compare ratios between ciphers, never absolute times.
+
+/// Masram et al., "Analysis and comparison of symmetric key cryptographic algorithms
+/// based on various file features" (file-features-symmetric-ciphers.txt): Intel Core
+/// i7-2600 3.4 GHz (no AES-NI used by Java 6's providers), OpenJDK 1.6, JCA with the Sun
+/// and BouncyCastle providers, ECB with PKCS#5 padding, minimal key sizes.
+pub mod file_features {
+    /// The seven ciphers of Table 3, in its column order, as cipherlab names them.
+    pub const TABLE3_CIPHERS: [&str; 7] = [
+        "aes-128-ecb",
+        "des-ecb",
+        "3des-112-ecb",
+        "rc2-40-ecb",
+        "blowfish-32-ecb",
+        "skipjack-ecb",
+        "rc4-40",
+    ];
+
+    /// Table 3: encryption time in ms of (file type, size in MB) for each cipher of
+    /// [`TABLE3_CIPHERS`].
+    pub const TABLE3: [(&str, f64, [f64; 7]); 6] = [
+        (
+            "BMP",
+            10.7,
+            [101.0, 272.0, 788.0, 238.0, 133.0, 381.0, 40.0],
+        ),
+        (
+            "BMP",
+            50.0,
+            [455.0, 1253.0, 3804.0, 1095.0, 614.0, 1729.0, 198.0],
+        ),
+        (
+            "BMP",
+            100.0,
+            [909.0, 2595.0, 7628.0, 2189.0, 1223.0, 3505.0, 372.0],
+        ),
+        (
+            "FLV",
+            50.0,
+            [456.0, 1268.0, 3810.0, 1112.0, 629.0, 1731.0, 196.0],
+        ),
+        (
+            "FLV",
+            100.0,
+            [918.0, 2586.0, 7631.0, 2224.0, 1267.0, 3515.0, 360.0],
+        ),
+        (
+            "FLV",
+            482.0,
+            [4518.0, 12529.0, 35654.0, 11038.0, 6087.0, 16941.0, 1972.0],
+        ),
+    ];
+
+    /// Table 4's ciphers as the paper labels them (RC2, Blowfish, Skipjack and RC4 at
+    /// 128 bits there, unlike the other case studies), as cipherlab names them.
+    pub const TABLE4_CIPHERS: [&str; 7] = [
+        "aes-128-ecb",
+        "des-ecb",
+        "3des-112-ecb",
+        "rc2-128-ecb",
+        "blowfish-128-ecb",
+        "skipjack-ecb",
+        "rc4-128",
+    ];
+
+    /// Table 4: (dense time ms, dense MB/s, sparse time ms, sparse MB/s) for a dense AIFF
+    /// of 61,392,454 bytes and a sparse AIFF of 72,000,118 bytes.
+    pub const TABLE4: [(f64, f64, f64, f64); 7] = [
+        (539.0, 108.62, 632.0, 108.64),
+        (1535.0, 38.14, 1800.0, 38.14),
+        (4363.0, 13.42, 5074.0, 13.53),
+        (1283.0, 45.63, 1518.0, 45.23),
+        (725.0, 80.75, 852.0, 80.59),
+        (2040.0, 28.70, 2384.0, 28.80),
+        (216.0, 271.05, 251.0, 271.56),
+    ];
+
+    /// The paper's file sizes for case study 2 (BMP 10.7, 50, 100 MB; FLV up to 482 MB),
+    /// in bytes (MB = 10^6 bytes: the paper does not say, and its Table 4 rates match
+    /// 2^20-byte megabytes only roughly either way).
+    pub const CASE2_SIZES: [u64; 4] = [10_700_000, 50_000_000, 100_000_000, 482_000_000];
+
+    /// Case study 1's files were "nearly 50 MB".
+    pub const CASE1_SIZE: u64 = 50_000_000;
+
+    /// Case study 4 used a 50.5 MB BMP.
+    pub const CASE4_SIZE: u64 = 50_500_000;
+}
+
+/// Chromiak and Łojewski, "Stream security particularities in Java" (2008)
+/// (java-stream-security.txt): Core 2 Duo E6600, Sun JDK 1.6 with BouncyCastle; 100
+/// objects of about 5 KB.
+pub mod java_stream {
+    /// The size of one serialized object.
+    pub const OBJECT_BYTES: usize = 5 * 1024;
+
+    /// Fig. 3: the standard deviation of the 16 group means of the byte histogram of an
+    /// encrypted object stream (the mean of the group means was 11.25 for all).
+    pub const FIG3_STD_DEV: [(&str, f64); 5] = [
+        ("none", 175.39095),
+        ("des-ecb", 0.33479),
+        ("3des-168-ecb", 0.33791),
+        ("blowfish-128-ecb", 0.32474),
+        ("aes-128-ecb", 0.30951),
+    ];
+
+    /// Fig. 3 and 4: the mean of the group means for the symmetric ciphers.
+    pub const FIG3_GROUP_MEAN: f64 = 11.25;
+
+    /// Fig. 4: RSA-1024 (PKCS#1 v1.5) of zero bytes: group mean 8, standard deviation
+    /// 0.07; RSA + AES: 11.25 and 0.3291.
+    pub const FIG4_RSA: (f64, f64) = (8.0, 0.07);
+}
+
+/// The README of a header-only C++ ISAP library (isap-library-readme.txt): Google
+/// Benchmark on an Intel Core i5-8279U at 2.4 GHz, Clang.
+pub mod isap_library {
+    /// Message sizes of its table (associated data is 32 bytes throughout).
+    pub const SIZES: [u64; 7] = [64, 128, 256, 512, 1024, 2048, 4096];
+
+    /// Encryption time in ns per message size of [`SIZES`], per ISAP variant.
+    pub const ENCRYPT_NS: [(&str, [f64; 7]); 4] = [
+        (
+            "isap-a-128a",
+            [2105.0, 2708.0, 3910.0, 6246.0, 10944.0, 20418.0, 39222.0],
+        ),
+        (
+            "isap-a-128",
+            [
+                12825.0, 13628.0, 15187.0, 18145.0, 24355.0, 36498.0, 60919.0,
+            ],
+        ),
+        (
+            "isap-k-128a",
+            [
+                18668.0, 22815.0, 29827.0, 44277.0, 72972.0, 131380.0, 246820.0,
+            ],
+        ),
+        (
+            "isap-k-128",
+            [
+                143033.0, 143498.0, 153301.0, 171353.0, 230412.0, 286222.0, 440289.0,
+            ],
+        ),
+    ];
+
+    /// Permutation time in ns by (permutation, rounds).
+    pub const PERMUTATION_NS: [(&str, usize, f64); 8] = [
+        ("ascon-p", 1, 4.19),
+        ("ascon-p", 6, 23.7),
+        ("ascon-p", 12, 45.9),
+        ("keccak-p400", 1, 42.0),
+        ("keccak-p400", 8, 334.0),
+        ("keccak-p400", 12, 501.0),
+        ("keccak-p400", 16, 670.0),
+        ("keccak-p400", 20, 835.0),
+    ];
+}

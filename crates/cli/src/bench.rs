@@ -1,0 +1,364 @@
+//! `cipherlab bench`: the main job. Runs the studies (all, or those named) on the
+//! built-in corpus or the user's files, stores every measurement and finding in the
+//! SQLite results store, and prints per study a ranking and the papers' figures beside
+//! ours.
+//!
+//! Order matters for forks: the suite is planned and run before anything else happens,
+//! because a fork child (the same program, same arguments, a request in its
+//! environment) rebuilds the suite, runs its one benchmark inside `Suite::run` and exits
+//! there.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use cipherlab_bench::harness::{Harness, Measurement, Progress, Settings, Suite, fork};
+use cipherlab_bench::machine::MachineInfo;
+use cipherlab_bench::store::{Artifact, ArtifactKind, NewRun, Store, now_ms};
+use cipherlab_bench::studies::{self, CipherFilter, Config, Inputs, STUDIES, Scale, Study, Table};
+use serde_json::{Value, json};
+
+use crate::ranking;
+
+/// Options of `cipherlab bench`.
+#[derive(clap::Args)]
+#[command(after_help = "\
+Studies: data-type, data-size, density, key-size, modes, phases, distribution, objects,
+providers, lwc (`cipherlab bench --list` describes them). Without names, all run.
+
+Examples:
+  cipherlab bench --quick                      every study, small sizes (minutes)
+  cipherlab bench data-size --cipher aes       one study, the AES variants only
+  cipherlab bench --data ~/scans data-type     your own files instead of the corpus
+  cipherlab bench --paper-sizes data-size      the paper's 10.7 MB .. 482 MB files
+
+Results go to the SQLite store ($CIPHERLAB_DB, or ./cipherlab-results.sqlite; see
+docs/results.md); `cipherlab report` makes the HTML page and `cipherlab compare A B`
+compares two runs.")]
+pub struct Args {
+    /// Studies to run (default: all).
+    #[arg(value_name = "STUDY")]
+    studies: Vec<String>,
+    /// A study to run (same as naming it; may be repeated).
+    #[arg(long = "study", value_name = "NAME")]
+    study: Vec<String>,
+    /// Small inputs, few sizes, short sampling: every study in a few minutes.
+    #[arg(long, conflicts_with = "paper_sizes")]
+    quick: bool,
+    /// The papers' own input sizes (10.7 MB .. 482 MB; needs several GB of memory and
+    /// a long time).
+    #[arg(long)]
+    paper_sizes: bool,
+    /// Only ciphers matching PATTERN: a substring (`aes`) or a glob (`aes-*-gcm`);
+    /// may be repeated.
+    #[arg(long = "cipher", value_name = "PATTERN")]
+    cipher: Vec<String>,
+    /// Encrypt the files under DIR instead of the built-in corpus (data-type, data-size,
+    /// density and distribution use them; with --quick only each file's first 1 MiB).
+    #[arg(long, value_name = "DIR")]
+    data: Option<PathBuf>,
+    /// Results database (default: $CIPHERLAB_DB, else ./cipherlab-results.sqlite).
+    #[arg(long, value_name = "FILE")]
+    db: Option<PathBuf>,
+    /// Run each benchmark in N separate processes (JMH forks) and pool their samples.
+    #[arg(long, value_name = "N")]
+    forks: Option<u32>,
+    /// Print one JSON object (run id, database, rankings, tables) instead of tables.
+    #[arg(long)]
+    json: bool,
+    /// Describe the studies and exit.
+    #[arg(long)]
+    list: bool,
+}
+
+/// With `--quick`, user files are cut to this many bytes.
+const QUICK_FILE_LIMIT: u64 = 1 << 20;
+
+fn selected(args: &Args) -> Result<Vec<&'static dyn Study>> {
+    let names: Vec<&String> = args.studies.iter().chain(&args.study).collect();
+    if names.is_empty() {
+        return Ok(STUDIES.to_vec());
+    }
+    let mut out: Vec<&'static dyn Study> = Vec::new();
+    for n in names {
+        let s = studies::by_name(n).map_err(anyhow::Error::msg)?;
+        if !out.iter().any(|x| x.name() == s.name()) {
+            out.push(s);
+        }
+    }
+    // Run in the catalogue order whatever order they were named in.
+    out.sort_by_key(|s| STUDIES.iter().position(|x| x.name() == s.name()));
+    Ok(out)
+}
+
+fn settings(scale: Scale, forks: Option<u32>) -> Settings {
+    let mut s = match scale {
+        Scale::Quick => Settings::quick(),
+        Scale::Full => Settings::default(),
+        // Each call takes seconds at these sizes: fewer, longer samples.
+        Scale::Paper => Settings {
+            warmup_iterations: 1,
+            iterations: 10,
+            ..Settings::default()
+        },
+    };
+    if let Some(f) = forks {
+        s.forks = f;
+    }
+    s
+}
+
+/// Runs `cipherlab bench`.
+pub fn run(args: &Args) -> Result<ExitCode> {
+    if args.list {
+        for s in STUDIES {
+            println!(
+                "{:<13} {}\n{:<13} from: {}",
+                s.name(),
+                s.title(),
+                "",
+                s.source()
+            );
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let child = fork::ForkRequest::from_env()
+        .map_err(anyhow::Error::msg)?
+        .is_some();
+    let studies = selected(args)?;
+    let scale = if args.quick {
+        Scale::Quick
+    } else if args.paper_sizes {
+        Scale::Paper
+    } else {
+        Scale::Full
+    };
+    let data = match &args.data {
+        Some(dir) => Some(
+            Inputs::from_dir(dir, (scale == Scale::Quick).then_some(QUICK_FILE_LIMIT))
+                .with_context(|| format!("--data {}", dir.display()))?,
+        ),
+        None => None,
+    };
+    let cfg = Config {
+        scale,
+        filter: CipherFilter::new(&args.cipher),
+        data,
+    };
+    let settings = settings(scale, args.forks);
+
+    // Plan and run: nothing else may happen first (see the module doc).
+    let mut suite = Suite::new();
+    studies::plan_all(&studies, &cfg, &mut suite)?;
+    if cfg.filter.is_restricted()
+        && suite.is_empty()
+        && !studies.iter().any(|s| s.name() == "distribution")
+    {
+        bail!(
+            "no benchmark matches --cipher {}: `cipherlab list` shows the cipher names",
+            args.cipher.join(" --cipher ")
+        );
+    }
+    let machine = MachineInfo::detect();
+    if !child && !args.json {
+        eprintln!(
+            "cipherlab bench ({}): {} studies, {} benchmarks on {} ({} cores; {})",
+            scale.as_str(),
+            studies.len(),
+            suite.len(),
+            machine.cpu_model,
+            machine.logical_cores,
+            machine.flags_present()
+        );
+    }
+    let started_ms = now_ms();
+    let started = Instant::now();
+    let harness = Harness::new(settings.clone());
+    let measurements = {
+        let mut progress = ProgressReport::new(suite.len(), child || args.json);
+        let r = suite.run(&harness, &mut |p| progress.update(p));
+        progress.finish();
+        r?
+    };
+    let elapsed = started.elapsed();
+
+    // Findings, then the store.
+    let artifacts = studies::findings_all(&studies, &cfg, &measurements, &machine)?;
+    let db_path = args.db.clone().unwrap_or_else(Store::default_path);
+    let mut store = Store::open(&db_path)?;
+    let run = NewRun {
+        started_ms,
+        command_line: std::env::args().collect::<Vec<_>>().join(" "),
+        machine: machine.clone(),
+        settings,
+        validity: harness.validity().clone(),
+    };
+    let run_id = store.save_run(&run, &measurements, now_ms())?;
+    for a in &artifacts {
+        store.add_artifact(run_id, a)?;
+    }
+
+    if args.json {
+        print_json(
+            &studies,
+            &measurements,
+            &artifacts,
+            run_id,
+            store.path(),
+            elapsed,
+        )?;
+    } else {
+        print_people(&studies, &measurements, &artifacts, &machine, &harness);
+        println!(
+            "\n{} measurements and {} findings in {:.0} s, saved as run {run_id} in {}",
+            measurements.len(),
+            artifacts.len(),
+            elapsed.as_secs_f64(),
+            store.path()
+        );
+        println!(
+            "next: `cipherlab report {run_id}` (HTML page), `cipherlab compare <earlier run> {run_id}`"
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A progress bar on a terminal; elsewhere (CI logs) a line at every tenth.
+struct ProgressReport {
+    bar: Option<indicatif::ProgressBar>,
+    total: usize,
+    quiet: bool,
+    next_line: usize,
+}
+
+impl ProgressReport {
+    fn new(total: usize, quiet: bool) -> ProgressReport {
+        let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
+            let bar = indicatif::ProgressBar::new(total as u64);
+            if let Ok(style) =
+                indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} eta {eta} {msg}")
+            {
+                bar.set_style(style);
+            }
+            bar.enable_steady_tick(Duration::from_millis(200));
+            bar
+        });
+        ProgressReport {
+            bar,
+            total,
+            quiet,
+            next_line: 0,
+        }
+    }
+
+    fn update(&mut self, p: Progress<'_>) {
+        match p {
+            Progress::Started { id, .. } => {
+                if let Some(bar) = &self.bar {
+                    bar.set_message(format!("{} {} {}", id.study, id.algorithm, id.phase));
+                }
+            }
+            Progress::Finished { index, .. } => {
+                if let Some(bar) = &self.bar {
+                    bar.set_position(index as u64 + 1);
+                } else if !self.quiet && index + 1 >= self.next_line {
+                    eprintln!("  {}/{} benchmarks done", index + 1, self.total);
+                    self.next_line = index + 1 + self.total.div_ceil(10);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+fn tables_of<'a>(
+    artifacts: &'a [Artifact],
+    study: &str,
+) -> impl Iterator<Item = (&'a Artifact, Table)> {
+    artifacts
+        .iter()
+        .filter(move |a| a.study == study && a.kind == ArtifactKind::Table)
+        .filter_map(|a| Table::from_json(&a.data).map(|t| (a, t)))
+}
+
+fn print_people(
+    studies: &[&'static dyn Study],
+    ms: &[Measurement],
+    artifacts: &[Artifact],
+    machine: &MachineInfo,
+    harness: &Harness,
+) {
+    let v = harness.validity();
+    println!(
+        "machine: {} ({} cores, {}), {}, {}",
+        machine.cpu_model,
+        machine.logical_cores,
+        machine.flags_present(),
+        machine.os,
+        machine.rustc
+    );
+    println!(
+        "timer: {} resolution {} ns, {:.1} ns per read; empty operation {:.2} ns in a batch",
+        v.timer, v.resolution_ns, v.timer_overhead_ns, v.empty_op_ns
+    );
+    for s in studies {
+        println!("\n== {}: {}\n   ({})", s.name(), s.title(), s.source());
+        let mine: Vec<&Measurement> = ms.iter().filter(|m| m.id.study == s.name()).collect();
+        if let Some(r) = ranking::headline(&mine) {
+            print!("{}", r.to_text());
+        }
+        for (a, t) in tables_of(artifacts, s.name()) {
+            println!("\n  {}", a.title);
+            print!("{}", t.to_text());
+        }
+        let pictures = artifacts
+            .iter()
+            .filter(|a| a.study == s.name() && a.kind == ArtifactKind::Image)
+            .count();
+        if pictures > 0 {
+            println!("  ({pictures} pictures in the report)");
+        }
+    }
+}
+
+fn print_json(
+    studies: &[&'static dyn Study],
+    ms: &[Measurement],
+    artifacts: &[Artifact],
+    run_id: i64,
+    db: &str,
+    elapsed: Duration,
+) -> Result<()> {
+    let per_study: Vec<Value> = studies
+        .iter()
+        .map(|s| {
+            let mine: Vec<&Measurement> = ms.iter().filter(|m| m.id.study == s.name()).collect();
+            let tables: Vec<Value> = tables_of(artifacts, s.name())
+                .map(|(a, t)| json!({"name": a.name, "title": a.title, "table": t}))
+                .collect();
+            json!({
+                "name": s.name(),
+                "measurements": mine.len(),
+                "ranking": ranking::headline(&mine).map(|r| r.to_json()),
+                "tables": tables,
+            })
+        })
+        .collect();
+    let out = json!({
+        "run": run_id,
+        "database": db,
+        "seconds": elapsed.as_secs_f64(),
+        "measurements": ms.len(),
+        "studies": per_study,
+    });
+    println!("{}", serde_json::to_string_pretty(&out)?);
+    Ok(())
+}

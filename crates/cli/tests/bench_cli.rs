@@ -1,0 +1,228 @@
+//! `cipherlab bench` through the binary, on small selections so the suite stays fast:
+//! what reaches the results store, the terminal and `--json`; forks; the user's own
+//! files; errors.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use cipherlab_bench::store::{ArtifactKind, Store};
+
+fn run(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cipherlab"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("CIPHERLAB_DB")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+fn ok(o: &Output) -> String {
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "exit {:?}\n{err}", o.status.code());
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+#[test]
+fn a_study_is_stored_ranked_and_compared_with_its_paper() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = ok(&run(
+        &[
+            "bench", "--quick", "modes", "--cipher", "des-*", "--db", "r.sqlite",
+        ],
+        dir.path(),
+    ));
+    println!("{out}");
+    assert!(out.contains("== modes"), "{out}");
+    assert!(out.contains("Modes: time relative to ECB"), "{out}");
+    assert!(out.contains("saved as run 1"), "{out}");
+    let store = Store::open(dir.path().join("r.sqlite")).unwrap();
+    let run = store.load_run(1).unwrap();
+    // des in six modes, encrypt and decrypt; nothing else matched the filter.
+    assert_eq!(run.measurements.len(), 12);
+    assert!(run.measurements.iter().all(|m| m.id.study == "modes"
+        && m.id.algorithm.starts_with("des-")
+        && m.summary.n == 15
+        && m.summary.median > 0.0));
+    for phase in ["encrypt", "decrypt"] {
+        assert!(
+            run.measurements
+                .iter()
+                .any(|m| m.id.algorithm == "des-cbc" && m.id.phase == phase)
+        );
+    }
+    assert!(run.info.command_line.contains("bench --quick modes"));
+    let table = run
+        .artifacts
+        .iter()
+        .find(|a| a.kind == ArtifactKind::Table)
+        .unwrap();
+    assert_eq!(table.study, "modes");
+    // The same run's JSON summary.
+    let json = ok(&run_json(dir.path()));
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["run"], 2);
+    assert_eq!(v["studies"][0]["name"], "lwc");
+    assert!(v["studies"][0]["measurements"].as_u64().unwrap() >= 6);
+    assert!(v["studies"][0]["tables"].as_array().unwrap().len() == 2);
+}
+
+fn run_json(dir: &Path) -> Output {
+    run(
+        &[
+            "bench",
+            "--quick",
+            "--study",
+            "lwc",
+            "--cipher",
+            "ascon-aead128",
+            "--json",
+            "--db",
+            "r.sqlite",
+        ],
+        dir,
+    )
+}
+
+#[test]
+fn forks_run_each_benchmark_in_child_processes() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = ok(&run(
+        &[
+            "bench",
+            "--quick",
+            "phases",
+            "--cipher",
+            "aes-128-ecb",
+            "--forks",
+            "2",
+            "--db",
+            "f.sqlite",
+        ],
+        dir.path(),
+    ));
+    assert!(out.contains("Time per phase"), "{out}");
+    let run = Store::open(dir.path().join("f.sqlite"))
+        .unwrap()
+        .load_run(1)
+        .unwrap();
+    assert_eq!(run.measurements.len(), 4, "keygen, init, encrypt, decrypt");
+    for m in &run.measurements {
+        assert_eq!(m.forks, 2);
+        // Samples from both children, numbered by fork.
+        assert!(m.samples.iter().any(|s| s.fork == 1) && m.samples.iter().any(|s| s.fork == 2));
+        assert_eq!(m.summary.n, 30);
+    }
+}
+
+#[test]
+fn distribution_stores_histograms_and_the_ecb_picture() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = ok(&run(
+        &[
+            "bench",
+            "--quick",
+            "distribution",
+            "--cipher",
+            "aes-128",
+            "--db",
+            "d.sqlite",
+        ],
+        dir.path(),
+    ));
+    assert!(out.contains("Fig. 3"), "{out}");
+    let run = Store::open(dir.path().join("d.sqlite"))
+        .unwrap()
+        .load_run(1)
+        .unwrap();
+    assert!(run.measurements.is_empty(), "nothing is timed");
+    let kinds = |k| run.artifacts.iter().filter(|a| a.kind == k).count();
+    // Plaintext plus aes-128-ecb, -cbc and -gcm.
+    assert_eq!(kinds(ArtifactKind::Histogram), 4);
+    assert_eq!(kinds(ArtifactKind::Image), 3);
+    let ecb = run
+        .artifacts
+        .iter()
+        .find(|a| a.name == "picture/aes-128-ecb")
+        .unwrap();
+    assert!(ecb.data.starts_with(b"\x89PNG"));
+    let h = run
+        .artifacts
+        .iter()
+        .find(|a| a.name == "histogram/aes-128-cbc/object-stream")
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&h.data).unwrap();
+    assert_eq!(v["counts"].as_array().unwrap().len(), 256);
+    assert!(v["entropy_bits"].as_f64().unwrap() > 7.99);
+}
+
+#[test]
+fn the_users_own_files_replace_the_corpus() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("mine");
+    std::fs::create_dir(&data).unwrap();
+    std::fs::write(data.join("notes <1>.txt"), "dear diary ".repeat(3000)).unwrap();
+    std::fs::write(data.join("zeros.bin"), vec![0u8; 40_000]).unwrap();
+    ok(&run(
+        &[
+            "bench",
+            "--quick",
+            "data-type",
+            "--cipher",
+            "rc4-40",
+            "--data",
+            "mine",
+            "--db",
+            "u.sqlite",
+        ],
+        dir.path(),
+    ));
+    let run = Store::open(dir.path().join("u.sqlite"))
+        .unwrap()
+        .load_run(1)
+        .unwrap();
+    let mut labels: Vec<(&str, u64)> = run
+        .measurements
+        .iter()
+        .map(|m| (m.id.data_type.as_str(), m.id.size))
+        .collect();
+    labels.sort();
+    assert_eq!(labels, [("notes <1>.txt", 33_000), ("zeros.bin", 40_000)]);
+}
+
+#[test]
+fn bad_requests_fail_with_a_clear_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = run(&["bench", "--quick", "no-such-study"], dir.path());
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("unknown study 'no-such-study'") && err.contains("data-type"),
+        "{err}"
+    );
+
+    let o = run(
+        &["bench", "--quick", "modes", "--cipher", "zzz"],
+        dir.path(),
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("no benchmark matches --cipher zzz"), "{err}");
+
+    let o = run(&["bench", "--quick", "--data", "missing-dir"], dir.path());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("missing-dir"));
+    assert!(
+        !dir.path().join("cipherlab-results.sqlite").exists(),
+        "no store for a failed run"
+    );
+
+    let list = ok(&run(&["bench", "--list"], dir.path()));
+    assert_eq!(
+        list.lines().filter(|l| !l.starts_with(' ')).count(),
+        10,
+        "{list}"
+    );
+}
