@@ -173,6 +173,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             machine.flags_present()
         );
     }
+    let load_before = load_average();
     let started_ms = now_ms();
     let started = Instant::now();
     let harness = Harness::new(settings.clone());
@@ -211,6 +212,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         )?;
     } else {
         print_people(&studies, &measurements, &artifacts, &machine, &harness);
+        print_validity(&measurements, &machine, load_before.max(load_average()));
         println!(
             "\n{} measurements and {} findings in {:.0} s, saved as run {run_id} in {}",
             measurements.len(),
@@ -276,6 +278,49 @@ impl ProgressReport {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
+    }
+}
+
+/// The 1-minute load average, where the OS tells it (0 elsewhere).
+fn load_average() -> f64 {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0.0)
+}
+
+/// How many figures carry which warning, and what a busy machine does to them.
+fn print_validity(ms: &[Measurement], machine: &MachineInfo, load: f64) {
+    let mut kinds: std::collections::BTreeMap<String, usize> = Default::default();
+    for m in ms {
+        for w in &m.warnings {
+            let json = serde_json::to_value(w).unwrap_or_default();
+            let kind = json["kind"].as_str().unwrap_or("warning").to_string();
+            *kinds.entry(kind).or_default() += 1;
+        }
+    }
+    let noisy = ms.iter().filter(|m| !m.can_rank()).count();
+    println!();
+    if kinds.is_empty() {
+        println!("validity: no warnings on any of the {} figures", ms.len());
+    } else {
+        println!(
+            "validity: {noisy} of {} figures too noisy to rank; warnings: {}",
+            ms.len(),
+            kinds
+                .iter()
+                .map(|(k, n)| format!("{k} {n}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    if load > f64::from(machine.logical_cores) / 2.0 {
+        println!(
+            "warning: the load average was {load:.1} on {} cores while measuring: other programs \
+             took CPU time from the benchmarks, widening intervals. Run again on an idle machine \
+             for rankings.",
+            machine.logical_cores
+        );
     }
 }
 
