@@ -24,6 +24,7 @@
 //! are here to be measured and to read old data; [`Status`] says which is which.
 
 pub mod api;
+pub mod asym;
 pub mod catalogue;
 pub mod error;
 mod padding;

@@ -42,6 +42,7 @@ mod objects;
 pub mod paper;
 mod phases;
 mod providers;
+mod public_key;
 mod table;
 mod timing;
 
