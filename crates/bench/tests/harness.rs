@@ -367,6 +367,55 @@ fn a_suite_runs_in_order_and_reports_progress() {
 }
 
 #[test]
+fn rounds_spread_each_benchmarks_samples_over_the_run() {
+    let _serial = serial();
+    let h = Harness::new(Settings {
+        iterations: 7,
+        rounds: 3,
+        ..fast()
+    });
+    let calls = [Cell::new(0u32), Cell::new(0u32)];
+    let mut suite = Suite::new();
+    suite
+        .add(id("a"), None, |b| {
+            calls[0].set(calls[0].get() + 1);
+            b.iter(|| spin(100))
+        })
+        .add(id("b"), None, |b| {
+            calls[1].set(calls[1].get() + 1);
+            b.iter(|| spin(300))
+        })
+        .add_with_settings(id("once"), None, fast(), |b| b.iter(|| spin(10)));
+    let mut events = Vec::new();
+    let ms = suite
+        .run(&h, &mut |p| match p {
+            Progress::Started { index, .. } => events.push(format!("start {index}")),
+            Progress::Finished { index, .. } => events.push(format!("done {index}")),
+            _ => {}
+        })
+        .unwrap();
+    // Interleaved: every benchmark's first slice before any second slice; a benchmark
+    // with its own one-round settings runs once, in the first pass.
+    assert_eq!(
+        events,
+        [
+            "start 0", "start 1", "start 2", "done 2", "start 0", "start 1", "start 0", "done 0",
+            "start 1", "done 1"
+        ]
+    );
+    assert_eq!((calls[0].get(), calls[1].get()), (3, 3));
+    // The slices' samples are pooled: 3 + 2 + 2 = 7, all at one batch size.
+    assert_eq!(ms.len(), 3);
+    for m in &ms[..2] {
+        assert_eq!(m.samples.len(), 7, "{}", m.id.algorithm);
+        let batch = m.samples[0].iterations;
+        assert!(m.samples.iter().all(|s| s.iterations == batch));
+    }
+    assert_eq!(ms[2].samples.len(), 20);
+    assert!(ms[1].summary.median > ms[0].summary.median);
+}
+
+#[test]
 fn ratios_between_measurements_are_called_only_outside_their_interval() {
     let _serial = serial();
     let validity = Harness::new(fast()).validity().clone();

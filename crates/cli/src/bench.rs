@@ -93,10 +93,21 @@ fn selected(args: &Args) -> Result<Vec<&'static dyn Study>> {
     Ok(out)
 }
 
+/// Slices per benchmark (see `Settings::rounds`): on the 2-core virtual machines we
+/// measured, whole stretches of a minute ran ~1.7x slower (another guest on the host),
+/// and two runs ranked differently when each benchmark took its samples at once.
+const ROUNDS: u32 = 3;
+
 fn settings(scale: Scale, forks: Option<u32>) -> Settings {
     let mut s = match scale {
-        Scale::Quick => Settings::quick(),
-        Scale::Full => Settings::default(),
+        Scale::Quick => Settings {
+            rounds: ROUNDS,
+            ..Settings::quick()
+        },
+        Scale::Full => Settings {
+            rounds: ROUNDS,
+            ..Settings::default()
+        },
         // Each call takes seconds at these sizes: fewer, longer samples.
         Scale::Paper => Settings {
             warmup_iterations: 1,
@@ -178,7 +189,13 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     let started = Instant::now();
     let harness = Harness::new(settings.clone());
     let measurements = {
-        let mut progress = ProgressReport::new(suite.len(), child || args.json);
+        let steps = suite.len()
+            * if settings.forks > 0 {
+                1
+            } else {
+                settings.rounds.max(1) as usize
+            };
+        let mut progress = ProgressReport::new(steps, child || args.json);
         let r = suite.run(&harness, &mut |p| progress.update(p));
         progress.finish();
         r?
@@ -227,10 +244,12 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A progress bar on a terminal; elsewhere (CI logs) a line at every tenth.
+/// A progress bar on a terminal; elsewhere (CI logs) a line at every tenth. A step is
+/// one slice of one benchmark (see [`ROUNDS`]).
 struct ProgressReport {
     bar: Option<indicatif::ProgressBar>,
     total: usize,
+    started: usize,
     quiet: bool,
     next_line: usize,
 }
@@ -250,6 +269,7 @@ impl ProgressReport {
         ProgressReport {
             bar,
             total,
+            started: 0,
             quiet,
             next_line: 0,
         }
@@ -258,16 +278,13 @@ impl ProgressReport {
     fn update(&mut self, p: Progress<'_>) {
         match p {
             Progress::Started { id, .. } => {
+                self.started += 1;
                 if let Some(bar) = &self.bar {
+                    bar.set_position(self.started.saturating_sub(1) as u64);
                     bar.set_message(format!("{} {} {}", id.study, id.algorithm, id.phase));
-                }
-            }
-            Progress::Finished { index, .. } => {
-                if let Some(bar) = &self.bar {
-                    bar.set_position(index as u64 + 1);
-                } else if !self.quiet && index + 1 >= self.next_line {
-                    eprintln!("  {}/{} benchmarks done", index + 1, self.total);
-                    self.next_line = index + 1 + self.total.div_ceil(10);
+                } else if !self.quiet && self.started > self.next_line {
+                    eprintln!("  {}/{} steps done", self.started - 1, self.total);
+                    self.next_line = self.started + self.total.div_ceil(10);
                 }
             }
             _ => {}

@@ -720,6 +720,29 @@ fn measure_validity(wall: &WallClock, counter: Option<&dyn Timer>) -> Validity {
     }
 }
 
+/// The settings of slice `round` of `rounds`: its share of the samples; after the
+/// first slice, the first slice's batch (so all samples time the same number of calls)
+/// and a short warm-up (the code is warm, the caches may not be).
+fn slice_settings(whole: &Settings, round: u32, rounds: u32, first_batch: u64) -> Settings {
+    if rounds <= 1 {
+        return whole.clone();
+    }
+    let share = whole.iterations / rounds + u32::from(round < whole.iterations % rounds);
+    let mut s = Settings {
+        iterations: share.max(1),
+        rounds: 1,
+        ..whole.clone()
+    };
+    if round > 0 {
+        if whole.batch.is_none() && first_batch > 0 {
+            s.batch = Some(first_batch);
+        }
+        s.warmup_iterations = whole.warmup_iterations.min(1);
+        s.warmup_time = whole.warmup_time / 4;
+    }
+    s
+}
+
 type BenchFn<'a> = Box<dyn FnMut(&mut Bencher<'_>) + 'a>;
 
 struct Entry<'a> {
@@ -830,59 +853,96 @@ impl<'a> Suite<'a> {
             return Err(self.serve(harness, &request));
         }
         let total = self.entries.len();
-        let mut out = Vec::with_capacity(total);
-        for index in 0..total {
-            let entry = &mut self.entries[index];
-            progress(Progress::Started {
-                index,
-                total,
-                id: &entry.id,
-            });
-            let settings = entry
-                .settings
-                .clone()
-                .unwrap_or_else(|| harness.settings.clone());
-            let forks = settings.forks;
-            let (batch, samples) = if forks == 0 {
-                harness.samples(&entry.id, &settings, progress, &mut entry.bench)?
-            } else {
-                let mut samples = Vec::new();
-                let mut batch = 0;
-                for k in 1..=forks {
-                    let command = match &self.command {
-                        Some(c) => c(),
-                        None => fork::current_command(),
-                    };
-                    let request = fork::ForkRequest {
-                        key: entry.id.key(),
-                        fork: k,
-                        settings: Settings {
-                            forks: 0,
-                            ..settings.clone()
-                        },
-                    };
-                    let output = fork::run_child(command, &request)?;
-                    batch = batch.max(output.batch);
-                    samples.extend(output.samples);
-                    progress(Progress::Fork { done: k, of: forks });
+        let settings: Vec<Settings> = self
+            .entries
+            .iter()
+            .map(|e| {
+                e.settings
+                    .clone()
+                    .unwrap_or_else(|| harness.settings.clone())
+            })
+            .collect();
+        // Forked benchmarks run whole in round 0; the others in `rounds` slices.
+        let rounds_of = |s: &Settings| if s.forks > 0 { 1 } else { s.rounds.max(1) };
+        let passes = settings.iter().map(rounds_of).max().unwrap_or(1);
+        let mut pooled: Vec<(u64, Vec<RawSample>)> = vec![(0, Vec::new()); total];
+        let mut out: Vec<Option<Measurement>> = (0..total).map(|_| None).collect();
+        for round in 0..passes {
+            for index in 0..total {
+                let rounds = rounds_of(&settings[index]);
+                if round >= rounds {
+                    continue;
                 }
-                (batch, samples)
-            };
-            let m = harness.summarize(
-                entry.id.clone(),
-                &settings,
-                entry.bytes_per_op,
-                batch,
-                samples,
-            )?;
-            progress(Progress::Finished {
-                index,
-                total,
-                measurement: &m,
-            });
-            out.push(m);
+                let entry = &mut self.entries[index];
+                progress(Progress::Started {
+                    index,
+                    total,
+                    id: &entry.id,
+                });
+                let whole = &settings[index];
+                let (batch, samples) = if whole.forks > 0 {
+                    self.command_forks(index, whole, progress)?
+                } else {
+                    let slice = slice_settings(whole, round, rounds, pooled[index].0);
+                    harness.samples(&entry.id, &slice, progress, &mut entry.bench)?
+                };
+                let acc = &mut pooled[index];
+                acc.0 = acc.0.max(batch);
+                acc.1.extend(samples);
+                if round + 1 < rounds {
+                    continue;
+                }
+                let entry = &self.entries[index];
+                let (batch, samples) = std::mem::take(&mut pooled[index]);
+                let m = harness.summarize(
+                    entry.id.clone(),
+                    whole,
+                    entry.bytes_per_op,
+                    batch,
+                    samples,
+                )?;
+                progress(Progress::Finished {
+                    index,
+                    total,
+                    measurement: &m,
+                });
+                out[index] = Some(m);
+            }
         }
-        Ok(out)
+        Ok(out.into_iter().flatten().collect())
+    }
+
+    /// Runs entry `index` in its forks and pools their samples.
+    fn command_forks(
+        &self,
+        index: usize,
+        settings: &Settings,
+        progress: &mut dyn FnMut(Progress<'_>),
+    ) -> Result<(u64, Vec<RawSample>), BenchError> {
+        let entry = &self.entries[index];
+        let forks = settings.forks;
+        let mut samples = Vec::new();
+        let mut batch = 0;
+        for k in 1..=forks {
+            let command = match &self.command {
+                Some(c) => c(),
+                None => fork::current_command(),
+            };
+            let request = fork::ForkRequest {
+                key: entry.id.key(),
+                fork: k,
+                settings: Settings {
+                    forks: 0,
+                    rounds: 1,
+                    ..settings.clone()
+                },
+            };
+            let output = fork::run_child(command, &request)?;
+            batch = batch.max(output.batch);
+            samples.extend(output.samples);
+            progress(Progress::Fork { done: k, of: forks });
+        }
+        Ok((batch, samples))
     }
 
     /// Serves a fork request: runs the benchmark, prints the result line and exits; on

@@ -138,6 +138,14 @@ pub struct Settings {
     pub batch: Option<u64>,
     /// Separate processes per benchmark (JMH `-f`); 0 measures in this process.
     pub forks: u32,
+    /// Passes over the whole suite ([`Suite::run`](super::Suite::run) in this process):
+    /// each benchmark's samples are taken in `rounds` slices spread over the run, at the
+    /// batch size of its first slice, and pooled. A slow spell of the machine (on a
+    /// virtual machine, another guest on the host's sibling hyperthread slows every
+    /// instruction for seconds or minutes) then touches every benchmark a little
+    /// instead of a few a lot, and shows in the intervals. 1: all samples at once.
+    #[serde(default = "one_round")]
+    pub rounds: u32,
     /// Upper bound of timed calls in sample mode.
     pub max_sample_calls: u32,
     /// Confidence interval settings.
@@ -160,12 +168,17 @@ impl Default for Settings {
             sample_time: Duration::from_millis(20),
             batch: None,
             forks: 0,
+            rounds: 1,
             max_sample_calls: 100_000,
             bootstrap: Bootstrap::default(),
             max_relative_ci_width: 0.05,
             max_outlier_share: 0.10,
         }
     }
+}
+
+fn one_round() -> u32 {
+    1
 }
 
 impl Settings {
