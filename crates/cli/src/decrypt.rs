@@ -36,6 +36,6 @@ fn decrypt(args: &Args) -> Result<(), Error> {
         ..SealOptions::default()
     };
     run_container(c, |input, out, progress| {
-        cipherlab_seal::decrypt(input, out, secret, &opts, progress).map(Done::from)
+        cipherlab_seal::decrypt_to(input, out, secret, &opts, progress).map(Done::from)
     })
 }

@@ -2,7 +2,7 @@
 //! file or a passphrase; or `--raw` legacy output. Also the options and steps that
 //! `cipherlab decrypt` shares.
 
-use std::io::{IsTerminal, Read};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -125,7 +125,7 @@ fn encrypt(args: &Args) -> Result<(), Error> {
         opts.argon2.check()?;
     }
     run_container(c, |input, out, progress| {
-        cipherlab_seal::encrypt(input, out, secret, &opts, progress).map(Done::from)
+        cipherlab_seal::encrypt_to(input, out, secret, &opts, progress).map(Done::from)
     })
 }
 
@@ -237,7 +237,7 @@ impl From<cipherlab_seal::Summary> for Done {
 pub(crate) fn run_container(
     c: &Common,
     work: impl FnOnce(
-        &mut dyn Read,
+        &mut std::fs::File,
         &mut Output,
         Option<cipherlab_seal::Progress<'_>>,
     ) -> Result<Done, Error>,

@@ -62,5 +62,5 @@ pub use error::{Error, Result, Unlock};
 pub use format::{Argon2Params, Header, Kdf, default_cipher};
 pub use keys::{KeyFile, Secret};
 pub use output::Output;
-pub use pipeline::{Progress, Summary, decrypt, encrypt};
+pub use pipeline::{Progress, Summary, decrypt, decrypt_to, encrypt, encrypt_to};
 pub use stream::{SealOptions, SealReader, SealWriter};

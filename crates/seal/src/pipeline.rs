@@ -6,7 +6,8 @@
 //! checked), nothing after.
 
 use std::collections::BTreeMap;
-use std::io::{IoSlice, Read, Write};
+use std::io::{IoSlice, IoSliceMut, Read, Seek, Write};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 
@@ -16,6 +17,7 @@ use crate::chunk::{ChunkCipher, Source};
 use crate::error::{Error, Result};
 use crate::format::{Header, TAG_LEN};
 use crate::keys::Secret;
+use crate::output::Output;
 use crate::stream::{SealOptions, new_header, read_header};
 
 /// Called with the number of input bytes processed so far.
@@ -93,6 +95,54 @@ pub fn decrypt<R: Read, W: Write + Send>(
     Ok(s)
 }
 
+/// [`encrypt`] into an [`Output`]: to a file, the workers write their own batches at
+/// their offsets (no writer thread, no hand-over of buffers between cores).
+pub fn encrypt_to<R: Read + Send>(
+    input: R,
+    output: &mut Output,
+    secret: Secret<'_>,
+    opts: &SealOptions,
+    progress: Option<Progress<'_>>,
+) -> Result<Summary> {
+    let (header, bytes, key) = new_header(secret, opts)?;
+    output
+        .write_all(&bytes)
+        .map_err(|e| Error::io("writing the output", e))?;
+    let job = Job {
+        dir: Direction::Seal,
+        header,
+        key,
+        provider: opts.provider.clone(),
+        threads: opts.threads,
+        in_offset: 0,
+    };
+    let mut s = job.run_to(input, output, progress)?;
+    s.bytes_out += bytes.len() as u64;
+    Ok(s)
+}
+
+/// [`decrypt`] into an [`Output`], as [`encrypt_to`] does.
+pub fn decrypt_to<R: Read + Send>(
+    mut input: R,
+    output: &mut Output,
+    secret: Secret<'_>,
+    opts: &SealOptions,
+    progress: Option<Progress<'_>>,
+) -> Result<Summary> {
+    let (header, key, header_len) = read_header(&mut input, secret)?;
+    let job = Job {
+        dir: Direction::Open,
+        header,
+        key,
+        provider: opts.provider.clone(),
+        threads: opts.threads,
+        in_offset: header_len,
+    };
+    let mut s = job.run_to(input, output, progress)?;
+    s.bytes_in += header_len;
+    Ok(s)
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Direction {
     Seal,
@@ -161,60 +211,87 @@ impl Job {
         ChunkCipher::new(&self.header, &self.key, self.provider.as_deref())
     }
 
+    fn threads(&self) -> usize {
+        match self.threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        }
+        .min(MAX_THREADS)
+    }
+
+    /// Reads the first batch: it tells whether the input is small enough for one thread.
+    fn start<R: Read>(&self, input: R) -> Result<(Source<R>, Batch)> {
+        let mut src = Source::new(input);
+        let mut first = self.new_batch(Buf::new(self.per_batch() * self.stride()));
+        self.read_batch(&mut src, &mut first)?;
+        Ok((src, first))
+    }
+
+    /// To any writer: a reader, the workers, and a writer thread putting batches in order.
     fn run<R: Read, W: Write + Send>(
         self,
         input: R,
         mut output: W,
         progress: Option<Progress<'_>>,
     ) -> Result<Summary> {
-        let mut src = Source::new(input);
-        let mut first = self.new_batch(Buf::new(self.per_batch() * self.stride()));
-        self.read_batch(&mut src, &mut first)?;
-        let threads = match self.threads {
-            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-            n => n,
-        }
-        .min(MAX_THREADS);
-        let mut out = Writer {
-            output: &mut output,
-            job: &self,
-            next: 0,
-            bytes_in: 0,
-            bytes_out: 0,
-            chunks: 0,
-            saw_final: false,
-            progress,
-        };
+        let (mut src, first) = self.start(input)?;
+        let threads = self.threads();
+        let mut out = Writer::new(&mut output, &self, progress);
         let used = if first.final_batch || threads == 1 {
-            // Small input, or asked for one thread: no threads to start.
-            let mut cipher = self.cipher()?;
-            let mut batch = first;
-            loop {
-                self.process(&mut cipher, &mut batch);
-                let done = batch.final_batch;
-                let buf = out.write(batch)?;
-                if done {
-                    break;
-                }
-                batch = self.new_batch(buf);
-                batch.seq = out.next;
-                self.read_batch(&mut src, &mut batch)?;
-            }
+            self.sequential(&mut src, first, &mut out)?;
             1
         } else {
             self.parallel(src, first, threads, &mut out)?;
             threads
         };
-        out.output
-            .flush()
+        out.finish(used)
+    }
+
+    /// To an [`Output`]: a file gets [`Job::parallel_at`], standard output [`Job::run`].
+    fn run_to<R: Read + Send>(
+        self,
+        input: R,
+        output: &mut Output,
+        progress: Option<Progress<'_>>,
+    ) -> Result<Summary> {
+        let mut file = match output {
+            #[cfg(unix)]
+            Output::File { tmp, .. } => tmp.as_file(),
+            _ => return self.run(input, output, progress),
+        };
+        let (mut src, first) = self.start(input)?;
+        let threads = self.threads();
+        if first.final_batch || threads == 1 {
+            let mut out = Writer::new(&mut file, &self, progress);
+            self.sequential(&mut src, first, &mut out)?;
+            return out.finish(1);
+        }
+        let base = file
+            .stream_position()
             .map_err(|e| Error::io("writing the output", e))?;
-        Ok(Summary {
-            bytes_in: out.bytes_in,
-            bytes_out: out.bytes_out,
-            chunks: out.chunks,
-            threads: used,
-            header: self.header.clone(),
-        })
+        self.parallel_at(src, first, threads, file, base, progress)
+    }
+
+    /// Small input, or asked for one thread: no threads to start.
+    fn sequential<R: Read, W: Write>(
+        &self,
+        src: &mut Source<R>,
+        first: Batch,
+        out: &mut Writer<'_, '_, W>,
+    ) -> Result<()> {
+        let mut cipher = self.cipher()?;
+        let mut batch = first;
+        loop {
+            self.process(&mut cipher, &mut batch);
+            let done = batch.final_batch;
+            let buf = out.write(batch)?;
+            if done {
+                return Ok(());
+            }
+            batch = self.new_batch(buf);
+            batch.seq = out.next;
+            self.read_batch(src, &mut batch)?;
+        }
     }
 
     fn new_batch(&self, buf: Buf) -> Batch {
@@ -240,20 +317,23 @@ impl Job {
         let rd = |e| Error::io("reading the input", e);
         match self.dir {
             Direction::Seal => {
-                for j in 0..self.per_batch() {
-                    let off = j * stride;
-                    let n = src.fill(&mut b.buf.v[off..off + chunk]).map_err(rd)?;
-                    if n == 0 && (b.first_index > 0 || j > 0) {
-                        // Ended on a chunk boundary: the previous slot is the last chunk.
-                        b.final_batch = true;
-                        break;
-                    }
-                    b.lens.push(n);
-                    if n < chunk {
-                        b.final_batch = true;
-                        break;
-                    }
+                // Each chunk goes to its slot, leaving room for its tag after it.
+                let mut slots: Vec<IoSliceMut<'_>> = b
+                    .buf
+                    .v
+                    .chunks_mut(stride)
+                    .take(self.per_batch())
+                    .map(|slot| IoSliceMut::new(&mut slot[..chunk]))
+                    .collect();
+                let room = slots.len() * chunk;
+                let n = src.fill_vectored(&mut slots).map_err(rd)?;
+                b.lens.resize(n / chunk, chunk);
+                // A partial last chunk; or the empty input's one empty chunk. An input that
+                // ends on a chunk boundary has its last full chunk as the final one.
+                if n % chunk > 0 || (n == 0 && b.first_index == 0) {
+                    b.lens.push(n % chunk);
                 }
+                b.final_batch = n < room;
             }
             Direction::Open => {
                 let n = src.fill(&mut b.buf.v).map_err(rd)?;
@@ -353,6 +433,156 @@ impl Job {
         })
     }
 
+    /// Every worker reads its next batch (the input is shared under a lock), seals or
+    /// opens it and writes it at its own offset of `file`: a batch stays on one core from
+    /// read to write, and no thread waits to put batches in order. Measured on 1 GiB
+    /// (2 cores): less wall and CPU time than reader, workers and writer threads, which
+    /// move every batch across cores twice. A failure stops the workers; the earliest in
+    /// stream order is reported, and the caller discards the file.
+    #[cfg(unix)]
+    fn parallel_at<R: Read + Send>(
+        &self,
+        src: Source<R>,
+        first: Batch,
+        threads: usize,
+        file: &std::fs::File,
+        base: u64,
+        progress: Option<Progress<'_>>,
+    ) -> Result<Summary> {
+        let mut ciphers = Vec::with_capacity(threads);
+        for _ in 0..threads {
+            ciphers.push(self.cipher()?);
+        }
+        let shared = Shared {
+            feed: Mutex::new(Feed {
+                src,
+                first: Some(first),
+                next_seq: 1,
+                done: false,
+            }),
+            failure: Mutex::new(None),
+            stop: AtomicBool::new(false),
+            bytes_in: AtomicU64::new(0),
+            bytes_out: AtomicU64::new(0),
+            chunks: AtomicU64::new(0),
+            saw_final: AtomicBool::new(false),
+        };
+        std::thread::scope(|s| {
+            for mut cipher in ciphers {
+                let shared = &shared;
+                s.spawn(move || self.worker_at(shared, &mut cipher, file, base, progress));
+            }
+        });
+        let failure = shared
+            .failure
+            .into_inner()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some((_, e)) = failure {
+            return Err(e);
+        }
+        if !shared.saw_final.load(Ordering::Acquire) {
+            return Err(Error::Usage(
+                "internal error: the input stopped before its final batch".into(),
+            ));
+        }
+        Ok(Summary {
+            bytes_in: shared.bytes_in.into_inner(),
+            bytes_out: shared.bytes_out.into_inner(),
+            chunks: shared.chunks.into_inner(),
+            threads,
+            header: self.header.clone(),
+        })
+    }
+
+    /// One worker of [`Job::parallel_at`].
+    #[cfg(unix)]
+    fn worker_at<R: Read>(
+        &self,
+        shared: &Shared<R>,
+        cipher: &mut ChunkCipher,
+        file: &std::fs::File,
+        base: u64,
+        progress: Option<Progress<'_>>,
+    ) {
+        let mut spare: Option<Buf> = None;
+        while !shared.stop.load(Ordering::Acquire) {
+            let mut b = {
+                let Ok(mut feed) = shared.feed.lock() else {
+                    return;
+                };
+                if let Some(first) = feed.first.take() {
+                    feed.done = first.final_batch;
+                    first
+                } else if feed.done {
+                    return;
+                } else {
+                    let buf = spare
+                        .take()
+                        .unwrap_or_else(|| Buf::new(self.per_batch() * self.stride()));
+                    let mut b = self.new_batch(buf);
+                    b.seq = feed.next_seq;
+                    feed.next_seq += 1;
+                    if let Err(e) = self.read_batch(&mut feed.src, &mut b) {
+                        feed.done = true;
+                        shared.fail(b.seq, e);
+                        return;
+                    }
+                    feed.done = b.final_batch;
+                    b
+                }
+            };
+            self.process(cipher, &mut b);
+            let good = b.error.as_ref().map_or(b.lens.len(), |(j, _)| *j);
+            match self.write_at(file, base, &mut b, good) {
+                Ok(n) => shared.bytes_out.fetch_add(n, Ordering::Relaxed),
+                Err(e) => return shared.fail(b.seq, e),
+            };
+            shared.chunks.fetch_add(good as u64, Ordering::Relaxed);
+            if let Some((_, e)) = b.error.take() {
+                return shared.fail(b.seq, e);
+            }
+            let done = shared
+                .bytes_in
+                .fetch_add(b.in_bytes as u64, Ordering::Relaxed)
+                + b.in_bytes as u64;
+            if b.final_batch {
+                shared.saw_final.store(true, Ordering::Release);
+            }
+            if let Some(p) = progress {
+                p(done);
+            }
+            spare = Some(b.buf);
+        }
+    }
+
+    /// Writes the first `good` slots of `b` where they belong in the output: batch `seq`
+    /// starts `seq` whole batches after `base`. Returns the bytes written.
+    #[cfg(unix)]
+    fn write_at(&self, file: &std::fs::File, base: u64, b: &mut Batch, good: usize) -> Result<u64> {
+        use std::os::unix::fs::FileExt;
+        let (stride, per) = (self.stride(), self.per_batch() as u64);
+        let (start, len) = match self.dir {
+            // Sealed slots fill their stride but for the last: already contiguous.
+            Direction::Seal => {
+                let len = good.checked_sub(1).map_or(0, |l| l * stride + b.lens[l]);
+                (base + b.seq * per * stride as u64, len)
+            }
+            // Opened slots hold chunk bytes each: moved together first (in cache, cheap).
+            Direction::Open => {
+                let mut len = 0;
+                for j in 0..good {
+                    let n = b.lens[j];
+                    b.buf.v.copy_within(j * stride..j * stride + n, len);
+                    len += n;
+                }
+                (base + b.seq * per * self.chunk() as u64, len)
+            }
+        };
+        file.write_all_at(&b.buf.v[..len], start)
+            .map_err(|e| Error::io("writing the output", e))?;
+        Ok(len as u64)
+    }
+
     fn reader<R: Read>(
         &self,
         src: &mut Source<R>,
@@ -380,6 +610,41 @@ impl Job {
         }
         Ok(())
     }
+}
+
+/// What the workers of [`Job::parallel_at`] share.
+struct Shared<R> {
+    feed: Mutex<Feed<R>>,
+    /// The earliest failure in stream order: (batch, error).
+    failure: Mutex<Option<(u64, Error)>>,
+    stop: AtomicBool,
+    bytes_in: AtomicU64,
+    bytes_out: AtomicU64,
+    chunks: AtomicU64,
+    saw_final: AtomicBool,
+}
+
+impl<R> Shared<R> {
+    /// Records a failure of batch `seq` and stops every worker.
+    fn fail(&self, seq: u64, e: Error) {
+        self.stop.store(true, Ordering::Release);
+        let mut f = self
+            .failure
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if f.as_ref().is_none_or(|(s, _)| seq < *s) {
+            *f = Some((seq, e));
+        }
+    }
+}
+
+/// The input, handed out batch by batch.
+struct Feed<R> {
+    src: Source<R>,
+    /// The batch read before the workers started.
+    first: Option<Batch>,
+    next_seq: u64,
+    done: bool,
 }
 
 fn worker(
@@ -412,7 +677,33 @@ struct Writer<'a, 'p, W> {
     progress: Option<Progress<'p>>,
 }
 
-impl<W: Write> Writer<'_, '_, W> {
+impl<'a, 'p, W: Write> Writer<'a, 'p, W> {
+    fn new(output: &'a mut W, job: &'a Job, progress: Option<Progress<'p>>) -> Self {
+        Writer {
+            output,
+            job,
+            next: 0,
+            bytes_in: 0,
+            bytes_out: 0,
+            chunks: 0,
+            saw_final: false,
+            progress,
+        }
+    }
+
+    fn finish(self, threads: usize) -> Result<Summary> {
+        self.output
+            .flush()
+            .map_err(|e| Error::io("writing the output", e))?;
+        Ok(Summary {
+            bytes_in: self.bytes_in,
+            bytes_out: self.bytes_out,
+            chunks: self.chunks,
+            threads,
+            header: self.job.header.clone(),
+        })
+    }
+
     /// Writes one processed batch (the next in order); returns its buffer.
     fn write(&mut self, mut b: Batch) -> Result<Buf> {
         let stride = self.job.stride();
