@@ -446,3 +446,15 @@ fn ratios_between_measurements_are_called_only_outside_their_interval() {
     );
     assert!(a.can_rank() && slower.can_rank(), "{:?}", a.warnings);
 }
+
+#[test]
+fn only_a_wide_interval_or_few_samples_block_ranking() {
+    let wide = Warning::WideInterval {
+        relative_width: 0.2,
+        limit: 0.05,
+    };
+    let few = Warning::FewSamples { n: 3 };
+    let outliers = Warning::ManyOutliers { outliers: 3, n: 15 };
+    assert!(wide.blocks_ranking() && few.blocks_ranking());
+    assert!(!outliers.blocks_ranking());
+}
