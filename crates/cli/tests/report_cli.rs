@@ -46,9 +46,10 @@ fn fails(o: &Output) -> String {
 }
 
 /// A small real run: two lightweight AEADs at three sizes (plots) and the distribution
-/// study (histograms, the ECB picture), in a few seconds.
+/// study (histograms, the ECB picture), in a few seconds. `bench` writes the run's
+/// report itself.
 fn real_run(dir: &Path) {
-    ok(&run(
+    let out = ok(&run(
         &[
             "bench",
             "--quick",
@@ -63,6 +64,10 @@ fn real_run(dir: &Path) {
         ],
         dir,
     ));
+    assert!(out.contains("report: cipherlab-report.html"), "{out}");
+    let page = std::fs::read_to_string(dir.join("cipherlab-report.html")).unwrap();
+    assert!(page.contains("lwc: encrypt of dense, against size"));
+    std::fs::remove_file(dir.join("cipherlab-report.html")).unwrap();
 }
 
 #[test]
