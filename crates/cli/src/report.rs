@@ -17,7 +17,8 @@ use crate::results;
 #[derive(clap::Args)]
 #[command(after_help = "\
 Without RUN, the newest run is reported. Several runs are drawn on the same axes (one
-colour per cipher, one line style per run), with their tables side by side.
+colour per cipher, one line style per run); the machine and validity tables put them side
+by side, and each study shows every run's ranking and tables in turn.
 
 The page is self-contained: plots are inline SVG, pictures are embedded, nothing is
 fetched, so it opens offline and can be mailed as one file.
