@@ -256,7 +256,7 @@ fn compare_finds_a_known_change_and_says_so() {
     synthetic_store(&d.join("c.sqlite"));
     let out = ok(&run(&["compare", "1", "2", "--db", "c.sqlite"], d));
     println!("{out}");
-    assert!(out.contains("data-type aes-128-ecb encrypt 65.5 kB bmp (rustcrypto)"));
+    assert!(out.contains("data-type aes-128-ecb encrypt 64 KiB bmp (rustcrypto)"));
     assert!(out.contains("faster"));
     assert!(
         !out.contains("des-ecb"),

@@ -237,11 +237,30 @@ fn short(v: f64) -> String {
 pub fn label(v: f64, format: Format) -> String {
     let (scaled, unit) = match format {
         Format::Bytes => {
-            let units = [(1e12, " TB"), (1e9, " GB"), (1e6, " MB"), (1e3, " kB")];
-            units
-                .iter()
-                .find(|(f, _)| v.abs() >= *f)
-                .map_or((v, " B"), |(f, u)| (v / f, *u))
+            // The studies' sizes are mostly powers of two (16 KiB, 1 MiB) and some
+            // decimal (the paper's 10.7 MB): each is named in the units it was chosen in.
+            let binary = [
+                (1u64 << 40, " TiB"),
+                (1 << 30, " GiB"),
+                (1 << 20, " MiB"),
+                (1 << 10, " KiB"),
+            ];
+            // A whole number of quarter units, below 1024 of them: 64 KiB, 1.5 KiB, but
+            // 1 MB (= 976.5625 KiB) and 100 MB stay decimal.
+            let exact = binary.iter().find(|(f, _)| {
+                let f = *f as f64;
+                v >= f && v / f < 1024.0 && (4.0 * v / f).fract() == 0.0
+            });
+            match exact {
+                Some((f, u)) => (v / *f as f64, *u),
+                None => {
+                    let units = [(1e12, " TB"), (1e9, " GB"), (1e6, " MB"), (1e3, " kB")];
+                    units
+                        .iter()
+                        .find(|(f, _)| v.abs() >= *f)
+                        .map_or((v, " B"), |(f, u)| (v / f, *u))
+                }
+            }
         }
         Format::Nanos => {
             let units = [(1e9, " s"), (1e6, " ms"), (1e3, " µs")];
@@ -646,8 +665,16 @@ mod tests {
 
     #[test]
     fn labels_use_units() {
-        assert_eq!(label(65536.0, Format::Bytes), "65.5 kB");
+        assert_eq!(label(65536.0, Format::Bytes), "64 KiB");
+        assert_eq!(label(1_048_576.0, Format::Bytes), "1 MiB");
+        assert_eq!(label(1_200_000.0, Format::Bytes), "1.2 MB");
+        assert_eq!(label(10_700_000.0, Format::Bytes), "10.7 MB");
         assert_eq!(label(1e6, Format::Bytes), "1 MB");
+        assert_eq!(label(1000.0, Format::Bytes), "1 kB");
+        assert_eq!(label(491_837.0, Format::Bytes), "492 kB");
+        assert_eq!(label(64.0, Format::Bytes), "64 B");
+        assert_eq!(label(1536.0, Format::Bytes), "1.5 KiB");
+        assert_eq!(label(1e8, Format::Bytes), "100 MB");
         assert_eq!(label(1500.0, Format::Nanos), "1.5 µs");
         assert_eq!(label(2.0, Format::Plain), "2");
     }
