@@ -267,3 +267,27 @@ fn an_empty_run_still_makes_a_page() {
     assert!(!page.contains("class=\"plot\""));
     assert!(page.ends_with("</html>\n"));
 }
+
+#[test]
+fn two_providers_of_one_cipher_get_a_line_each() {
+    let mut ms = Vec::new();
+    for (provider, ns) in [("rustcrypto", 1000.0), ("openssl", 800.0)] {
+        for size in [1024u64, 65_536] {
+            let mut bench = id("data-size", "aes-128-ecb", "encrypt", size, "bmp");
+            bench.implementation = provider.to_string();
+            ms.push(measurement(
+                bench,
+                samples(ns * size as f64 / 1024.0, 0.01, 20, size),
+            ));
+        }
+    }
+    let mut store = Store::open_in_memory().unwrap();
+    let r = saved(&mut store, MachineInfo::detect(), &ms, &[]);
+    let page = report::html(&[r], "db");
+    assert!(
+        page.contains("<title>aes-128-ecb (rustcrypto)</title>"),
+        "{page}"
+    );
+    assert!(page.contains("<title>aes-128-ecb (openssl)</title>"));
+    assert_eq!(page.matches("<polyline").count(), 2);
+}

@@ -9,7 +9,7 @@
 //! generic rule: time against size where a cipher was timed at several sizes, else one
 //! point per cipher.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 use cipherlab_ciphers::CipherSpec;
 
@@ -176,8 +176,17 @@ enum X {
     Cat(String),
 }
 
-fn place(axis: Axis, m: &Measurement) -> Option<(String, X)> {
-    let alg = m.id.algorithm.clone();
+/// The series name and x position of `m`. A cipher's series name also carries its
+/// provider where the panel holds several providers of it, and its runtime where that
+/// is not Rust, so two implementations never share a line.
+fn place(axis: Axis, m: &Measurement, multi_impl: &HashSet<String>) -> Option<(String, X)> {
+    let mut alg = m.id.algorithm.clone();
+    if multi_impl.contains(&m.id.algorithm) {
+        alg = format!("{alg} ({})", m.id.implementation);
+    }
+    if m.id.runtime != "rust" {
+        alg = format!("{alg} [{}]", m.id.runtime);
+    }
     Some(match axis {
         Axis::Size => (alg, X::Num(m.id.size as f64)),
         Axis::KeyBits => {
@@ -219,6 +228,7 @@ fn y_of(m: &Measurement, throughput: bool) -> Option<Point> {
             y: 1e3 * b / ns,
             low: 1e3 * b / hi,
             high: 1e3 * b / lo,
+            hollow: false,
         })
     } else {
         Some(Point {
@@ -226,6 +236,7 @@ fn y_of(m: &Measurement, throughput: bool) -> Option<Point> {
             y: ns,
             low: lo,
             high: hi,
+            hollow: false,
         })
     }
 }
@@ -243,6 +254,18 @@ pub fn plots(study: &str, runs: &[RunSlice<'_>]) -> Vec<Plot> {
         if chosen.is_empty() {
             continue;
         }
+        // Algorithms timed through several providers here (the providers study puts
+        // providers on its own axis, so it needs no such split).
+        let mut multi_impl: HashSet<String> = HashSet::new();
+        if panel.axis != Axis::Provider {
+            let mut first: BTreeMap<&str, &str> = BTreeMap::new();
+            for m in &chosen {
+                let i = first.entry(&m.id.algorithm).or_insert(&m.id.implementation);
+                if *i != m.id.implementation {
+                    multi_impl.insert(m.id.algorithm.clone());
+                }
+            }
+        }
         let throughput = chosen.iter().all(|m| m.bytes_per_op.is_some_and(|b| b > 0))
             && !matches!(panel.axis, Axis::Phase);
         // Categories and series in order of first appearance, so every run uses the
@@ -250,7 +273,7 @@ pub fn plots(study: &str, runs: &[RunSlice<'_>]) -> Vec<Plot> {
         let mut categories: Vec<String> = Vec::new();
         let mut series_names: Vec<String> = Vec::new();
         for m in &chosen {
-            if let Some((s, x)) = place(panel.axis, m) {
+            if let Some((s, x)) = place(panel.axis, m, &multi_impl) {
                 if !series_names.contains(&s) {
                     series_names.push(s);
                 }
@@ -277,7 +300,7 @@ pub fn plots(study: &str, runs: &[RunSlice<'_>]) -> Vec<Plot> {
                     .iter()
                     .filter(|m| (panel.keep)(m))
                     .filter_map(|m| {
-                        let (s, x) = place(panel.axis, m)?;
+                        let (s, x) = place(panel.axis, m, &multi_impl)?;
                         if &s != name {
                             return None;
                         }
@@ -286,7 +309,11 @@ pub fn plots(study: &str, runs: &[RunSlice<'_>]) -> Vec<Plot> {
                             X::Cat(c) => categories.iter().position(|k| *k == c)? as f64,
                         };
                         let p = y_of(m, throughput)?;
-                        Some(Point { x, ..p })
+                        Some(Point {
+                            x,
+                            hollow: !m.can_rank(),
+                            ..p
+                        })
                     })
                     .collect();
                 if points.is_empty() {

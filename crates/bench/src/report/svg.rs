@@ -37,6 +37,9 @@ pub struct Point {
     pub low: f64,
     /// Upper end of the whisker.
     pub high: f64,
+    /// Drawn as an outline: the figure is too noisy to rank (its validity warnings say
+    /// why), so the eye should not compare it as closely as the filled ones.
+    pub hollow: bool,
 }
 
 /// A line of points in one colour.
@@ -284,18 +287,20 @@ fn colour(i: usize) -> &'static str {
     PALETTE[i % PALETTE.len()]
 }
 
-fn marker(out: &mut String, x: f64, y: f64, run: usize, fill: &str) {
+fn marker(out: &mut String, x: f64, y: f64, run: usize, colour: &str, hollow: bool) {
+    let paint = if hollow {
+        format!(r#"fill="white" stroke="{colour}" stroke-width="1.5""#)
+    } else {
+        format!(r#"fill="{colour}""#)
+    };
     match run % MARKERS {
         0 => {
-            let _ = write!(
-                out,
-                r#"<circle cx="{x:.1}" cy="{y:.1}" r="3.5" fill="{fill}"/>"#
-            );
+            let _ = write!(out, r#"<circle cx="{x:.1}" cy="{y:.1}" r="3.5" {paint}/>"#);
         }
         1 => {
             let _ = write!(
                 out,
-                r#"<rect x="{:.1}" y="{:.1}" width="7" height="7" fill="{fill}"/>"#,
+                r#"<rect x="{:.1}" y="{:.1}" width="7" height="7" {paint}/>"#,
                 x - 3.5,
                 y - 3.5
             );
@@ -303,7 +308,7 @@ fn marker(out: &mut String, x: f64, y: f64, run: usize, fill: &str) {
         _ => {
             let _ = write!(
                 out,
-                r#"<path d="M{x:.1} {:.1}L{:.1} {:.1}L{:.1} {:.1}Z" fill="{fill}"/>"#,
+                r#"<path d="M{x:.1} {:.1}L{:.1} {:.1}L{:.1} {:.1}Z" {paint}/>"#,
                 y - 4.5,
                 x + 4.5,
                 y + 3.5,
@@ -527,9 +532,21 @@ impl Plot {
                         x - 3.0
                     );
                 }
-                marker(&mut out, *x, y, s.run, c);
+                marker(&mut out, *x, y, s.run, c, p.hollow);
             }
             out.push_str("</g>");
+        }
+
+        if self
+            .series
+            .iter()
+            .any(|s| s.points.iter().any(|p| p.hollow))
+        {
+            let _ = write!(
+                out,
+                r##"<text x="{PLOT_RIGHT}" y="{:.0}" text-anchor="end" fill="#555">hollow: too noisy to rank</text>"##,
+                PLOT_TOP - 6.0
+            );
         }
 
         // Legend
@@ -542,7 +559,7 @@ impl Plot {
                 LEGEND_X + 22.0,
                 DASHES[s.run % DASHES.len()]
             );
-            marker(&mut out, LEGEND_X + 11.0, y, s.run, c);
+            marker(&mut out, LEGEND_X + 11.0, y, s.run, c, false);
             let _ = write!(
                 out,
                 r#"<text x="{:.0}" y="{:.1}">{}</text>"#,
@@ -689,12 +706,14 @@ mod tests {
                     y: 10.0,
                     low: 9.0,
                     high: 11.0,
+                    hollow: false,
                 },
                 Point {
                     x: 1e6,
                     y: 100.0,
                     low: 90.0,
                     high: 120.0,
+                    hollow: true,
                 },
             ],
         );
@@ -709,6 +728,8 @@ mod tests {
         );
         assert!(svg.contains("<polyline"));
         assert_eq!(svg.matches("h6M").count(), 2, "one whisker per point");
+        assert_eq!(svg.matches(r#"fill="white""#).count(), 1, "the noisy point");
+        assert!(svg.contains("hollow: too noisy to rank"));
         assert!(!p.is_empty());
     }
 
@@ -722,18 +743,21 @@ mod tests {
                     y: -1.0,
                     low: -2.0,
                     high: 0.0,
+                    hollow: false,
                 },
                 Point {
                     x: 3.0,
                     y: 1.0,
                     low: 1.0,
                     high: 1.0,
+                    hollow: false,
                 },
                 Point {
                     x: 0.0,
                     y: f64::NAN,
                     low: 0.0,
                     high: 0.0,
+                    hollow: false,
                 },
             ],
         );
