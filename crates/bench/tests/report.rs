@@ -76,6 +76,13 @@ fn run() -> Run {
         },
         Artifact {
             study: "distribution".into(),
+            name: "picture/not-png".into(),
+            kind: ArtifactKind::Image,
+            title: "GIF".into(),
+            data: b"GIF89a".to_vec(),
+        },
+        Artifact {
+            study: "distribution".into(),
             name: "broken".into(),
             kind: ArtifactKind::Table,
             title: "not JSON".into(),
@@ -242,6 +249,8 @@ fn html_is_self_contained_escaped_and_has_the_plots() {
     assert!(page.contains("Ranking: encrypt, 1048576 B of bmp"));
     // A damaged artifact is reported, not fatal.
     assert!(page.contains("not JSON: the stored table is not readable"));
+    assert!(page.contains("GIF: the stored picture is not a PNG image"));
+    assert_eq!(page.matches("<img").count(), 1);
 }
 
 #[test]

@@ -351,6 +351,16 @@ fn study_section(out: &mut String, name: &str, runs: &[Run]) {
         if !pictures.is_empty() {
             let _ = write!(out, "<h3>Pictures{}</h3><div class=\"row\">", escape(&tag));
             for a in pictures {
+                // Only what is a PNG goes into a data:image/png URI; anything else would
+                // show as a broken image with no word on why.
+                if !a.data.starts_with(b"\x89PNG\r\n\x1a\n") {
+                    let _ = write!(
+                        out,
+                        "<p class=\"warn\">{}: the stored picture is not a PNG image</p>",
+                        escape(&a.title)
+                    );
+                    continue;
+                }
                 let _ = write!(
                     out,
                     "<figure class=\"card\"><img class=\"picture\" alt=\"{0}\" src=\"{1}\"><figcaption>{0}</figcaption></figure>",
