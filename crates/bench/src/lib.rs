@@ -13,6 +13,9 @@
 //! | [`corpus`] | deterministic realistic files (text, UTF-16, BMP, WAV, AIFF, compressed, sparse, dense) and a loader for a user's folder |
 //! | [`rng`] | the seeded generator behind the bootstrap and the corpus |
 //! | [`studies`] | the experiments `cipherlab bench` runs: plans of benchmarks, and findings (the papers' figures beside ours, histograms, pictures) |
+//! | [`ranking`] | a study's headline ranking: fastest first, ties where intervals overlap |
+//! | [`compare`] | two runs figure by figure: ratio of medians with its bootstrap interval, verdicts, rank agreement |
+//! | [`report`] | the self-contained HTML report (SVG plots, tables, histograms, pictures) and the CSV/JSON exporters |
 //!
 //! Examples: `time_cipher` times catalogue ciphers (encrypt and decrypt, optional forks
 //! and store), `write_corpus DIR [SIZE] [SEED]` writes one file of every corpus kind:
@@ -47,10 +50,13 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod compare;
 pub mod corpus;
 pub mod harness;
 pub mod machine;
 pub mod measure;
+pub mod ranking;
+pub mod report;
 pub mod rng;
 pub mod stats;
 pub mod store;

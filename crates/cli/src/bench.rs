@@ -16,11 +16,12 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use cipherlab_bench::harness::{Harness, Measurement, Progress, Settings, Suite, fork};
 use cipherlab_bench::machine::MachineInfo;
+use cipherlab_bench::report;
 use cipherlab_bench::store::{Artifact, ArtifactKind, NewRun, Store, now_ms};
 use cipherlab_bench::studies::{self, CipherFilter, Config, Inputs, STUDIES, Scale, Study, Table};
 use serde_json::{Value, json};
 
-use crate::ranking;
+use cipherlab_bench::ranking;
 
 /// Options of `cipherlab bench`.
 #[derive(clap::Args)]
@@ -35,8 +36,9 @@ Examples:
   cipherlab bench --paper-sizes data-size      the paper's 10.7 MB .. 482 MB files
 
 Results go to the SQLite store ($CIPHERLAB_DB, or ./cipherlab-results.sqlite; see
-docs/results.md); `cipherlab report` makes the HTML page and `cipherlab compare A B`
-compares two runs.")]
+docs/results.md) and the run's HTML report to ./cipherlab-report.html (--report FILE,
+--no-report). `cipherlab report RUN...` makes the page of any stored runs, with CSV and
+JSON exports; `cipherlab compare A B` compares two runs.")]
 pub struct Args {
     /// Studies to run (default: all).
     #[arg(value_name = "STUDY")]
@@ -71,6 +73,13 @@ pub struct Args {
     /// Describe the studies and exit.
     #[arg(long)]
     list: bool,
+    /// Write this run's HTML report to FILE (default: cipherlab-report.html; the same
+    /// page `cipherlab report RUN` makes).
+    #[arg(long, value_name = "FILE", conflicts_with = "no_report")]
+    report: Option<PathBuf>,
+    /// Do not write the HTML report.
+    #[arg(long)]
+    no_report: bool,
 }
 
 /// With `--quick`, user files are cut to this many bytes.
@@ -217,6 +226,11 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     for a in &artifacts {
         store.add_artifact(run_id, a)?;
     }
+    let report = if args.no_report {
+        None
+    } else {
+        Some(write_report(args, &store, run_id)?)
+    };
 
     if args.json {
         print_json(
@@ -225,6 +239,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             &artifacts,
             run_id,
             store.path(),
+            report.as_deref(),
             elapsed,
         )?;
     } else {
@@ -237,8 +252,11 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             elapsed.as_secs_f64(),
             store.path()
         );
+        if let Some(path) = &report {
+            println!("report: {}", path.display());
+        }
         println!(
-            "next: `cipherlab report {run_id}` (HTML page), `cipherlab compare <earlier run> {run_id}`"
+            "next: `cipherlab report {run_id}` (HTML page, CSV, JSON), `cipherlab compare <earlier run> {run_id}`"
         );
     }
     Ok(ExitCode::SUCCESS)
@@ -388,12 +406,31 @@ fn print_people(
     }
 }
 
+/// Writes the run's HTML report (atomically) and returns its path. The run is read back
+/// from the store so the page shows exactly what `cipherlab report` would.
+fn write_report(args: &Args, store: &Store, run_id: i64) -> Result<PathBuf> {
+    let path = args
+        .report
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("cipherlab-report.html"));
+    let page = report::html(&[store.load_run(run_id)?], store.path());
+    report::write_atomic(&path, page.as_bytes()).with_context(|| {
+        format!(
+            "run {run_id} is saved in {}, but its report could not be written to {}: choose another file with --report FILE, or make it later with `cipherlab report {run_id}`",
+            store.path(),
+            path.display()
+        )
+    })?;
+    Ok(path)
+}
+
 fn print_json(
     studies: &[&'static dyn Study],
     ms: &[Measurement],
     artifacts: &[Artifact],
     run_id: i64,
     db: &str,
+    report: Option<&std::path::Path>,
     elapsed: Duration,
 ) -> Result<()> {
     let per_study: Vec<Value> = studies
@@ -414,6 +451,7 @@ fn print_json(
     let out = json!({
         "run": run_id,
         "database": db,
+        "report": report.map(|p| p.display().to_string()),
         "seconds": elapsed.as_secs_f64(),
         "measurements": ms.len(),
         "studies": per_study,

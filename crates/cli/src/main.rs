@@ -3,13 +3,15 @@
 #![forbid(unsafe_code)]
 
 mod bench;
+mod compare;
 mod decrypt;
 mod encrypt;
 mod keygen;
 mod list;
 mod pdf;
-mod ranking;
 mod registry;
+mod report;
+mod results;
 mod vectors;
 
 use std::process::ExitCode;
@@ -54,6 +56,15 @@ enum Command {
     ///
     /// `cipherlab bench --quick` runs every study at small sizes in a few minutes.
     Bench(bench::Args),
+    /// Write the HTML report of stored runs (plots, rankings, tables, histograms, the
+    /// ECB picture, machine and validity), and CSV/JSON exports of their measurements.
+    ///
+    /// `cipherlab report` reports the newest run to cipherlab-report.html.
+    Report(report::Args),
+    /// Compare two stored runs figure by figure: the ratio B/A of medians with its
+    /// bootstrap interval and a verdict (faster, slower, no significant change), rank
+    /// agreement per study, and machine differences.
+    Compare(compare::Args),
 }
 
 fn main() -> ExitCode {
@@ -66,6 +77,8 @@ fn main() -> ExitCode {
         Command::Decrypt(args) => decrypt::run(&args),
         Command::Pdf(args) => pdf::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Report(args) => report::run(&args),
+        Command::Compare(args) => compare::run(&args),
     };
     match result {
         Ok(code) => code,

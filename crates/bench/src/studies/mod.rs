@@ -54,7 +54,7 @@ use crate::store::Artifact;
 
 pub use ciphers::CipherFilter;
 pub use inputs::{Input, Inputs};
-pub use table::Table;
+pub use table::{Table, cell_text};
 
 /// How big a run is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

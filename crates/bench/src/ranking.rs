@@ -1,9 +1,11 @@
 //! The ranking a study prints first: one group of comparable measurements (the same
 //! phase, size and input), fastest first, with ties where the 99% intervals of
-//! neighbours overlap, and figures too noisy to rank set apart.
+//! neighbours overlap, and figures too noisy to rank set apart. The terminal (`cipherlab
+//! bench`), the HTML report and `compare`'s rank agreement all use it, so the three never
+//! disagree on what "ranked first" means.
 
-use cipherlab_bench::harness::Measurement;
-use cipherlab_bench::studies::Table;
+use crate::harness::Measurement;
+use crate::studies::Table;
 use serde_json::{Value, json};
 
 /// A ranked group.
@@ -78,7 +80,7 @@ fn overlaps(a: &Measurement, b: &Measurement) -> bool {
 }
 
 /// The median's interval in ns per call, whatever the unit (ops/s is inverted).
-fn interval_ns(m: &Measurement) -> (f64, f64) {
+pub fn interval_ns(m: &Measurement) -> (f64, f64) {
     let ci = &m.summary.median_ci;
     if m.unit.higher_is_better() {
         (
@@ -90,7 +92,8 @@ fn interval_ns(m: &Measurement) -> (f64, f64) {
     }
 }
 
-fn time_text(ns: f64) -> String {
+/// A duration in ns with a unit people read (`1.25 ms`).
+pub fn time_text(ns: f64) -> String {
     if ns >= 1e9 {
         format!("{:.2} s", ns / 1e9)
     } else if ns >= 1e6 {
@@ -103,7 +106,8 @@ fn time_text(ns: f64) -> String {
 }
 
 impl Ranking<'_> {
-    fn table(&self) -> Table {
+    /// The ranking as a table: rank, cipher, provider, median, interval, MB/s, ticks/B, n.
+    pub fn table(&self) -> Table {
         let mut t = Table::new(&[
             "rank", "cipher", "provider", "median", "99% CI", "MB/s", "ticks/B", "n",
         ]);

@@ -1,0 +1,393 @@
+//! The report page: runs, machine and validity, then per study its plots, ranking,
+//! tables (the papers' figures beside ours), histograms and pictures. One HTML string
+//! with its style sheet, plots (inline SVG) and images (`data:` URIs) inside it, so the
+//! file opens anywhere without a network.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use serde::Deserialize;
+
+use super::figures::{self, RunSlice};
+use super::html::{self, escape};
+use super::svg;
+use super::utc;
+use crate::harness::Measurement;
+use crate::ranking;
+use crate::store::{Artifact, ArtifactKind, Run};
+use crate::studies::{STUDIES, Table, by_name};
+
+/// The fields of a histogram artifact the page shows (docs/results.md has them all).
+#[derive(Debug, Deserialize)]
+struct HistogramView {
+    label: String,
+    bytes: u64,
+    counts: Vec<u64>,
+    entropy_bits: Option<f64>,
+    chi_square: Option<f64>,
+    p_value: Option<f64>,
+    group_std_dev: Option<f64>,
+    ideal_group_std_dev: Option<f64>,
+}
+
+/// Studies in `cipherlab bench`'s order, then any other study the runs hold (one added
+/// after this build, or a user's) in the order seen.
+fn study_names(runs: &[Run]) -> Vec<String> {
+    let mut seen: Vec<String> = Vec::new();
+    for r in runs {
+        let names = r
+            .measurements
+            .iter()
+            .map(|m| &m.id.study)
+            .chain(r.artifacts.iter().map(|a| &a.study));
+        for s in names {
+            if !seen.contains(s) {
+                seen.push(s.clone());
+            }
+        }
+    }
+    seen.sort_by_key(|s| {
+        STUDIES
+            .iter()
+            .position(|x| x.name() == s)
+            .unwrap_or(usize::MAX)
+    });
+    seen
+}
+
+fn opt<T: std::fmt::Display>(v: Option<T>) -> String {
+    v.map_or_else(|| "-".to_string(), |x| x.to_string())
+}
+
+fn num(x: Option<f64>, digits: usize) -> String {
+    match x {
+        Some(v) if v.is_finite() => format!("{v:.digits$}"),
+        _ => "-".to_string(),
+    }
+}
+
+/// A row of a per-run table: its heading and how to read the value from a run.
+type Row<'a> = (&'a str, &'a dyn Fn(&Run) -> String);
+
+/// A table with one column per run: the machine block and the validity figures.
+fn per_run_table(runs: &[Run], rows: &[Row<'_>]) -> String {
+    let mut cols = vec!["".to_string()];
+    cols.extend(runs.iter().map(|r| format!("run {}", r.info.id)));
+    let mut t = Table {
+        columns: cols,
+        rows: Vec::new(),
+        note: String::new(),
+    };
+    for (name, f) in rows {
+        let mut row = vec![serde_json::Value::from(*name)];
+        row.extend(runs.iter().map(|r| serde_json::Value::from(f(r))));
+        t.rows.push(row);
+    }
+    html::table("", &t)
+}
+
+fn warning_counts(ms: &[Measurement]) -> String {
+    let mut kinds: BTreeMap<String, usize> = BTreeMap::new();
+    for m in ms {
+        for w in &m.warnings {
+            let v = serde_json::to_value(w).unwrap_or_default();
+            let kind = v["kind"].as_str().unwrap_or("warning").to_string();
+            *kinds.entry(kind).or_default() += 1;
+        }
+    }
+    if kinds.is_empty() {
+        "none".to_string()
+    } else {
+        kinds
+            .iter()
+            .map(|(k, n)| format!("{k} {n}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+fn header(out: &mut String, runs: &[Run], source: &str) {
+    let ids: Vec<String> = runs.iter().map(|r| r.info.id.to_string()).collect();
+    let _ = write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>cipherlab report: run {}</title><style>{}</style></head><body>",
+        escape(&ids.join(", ")),
+        html::CSS
+    );
+    let _ = write!(
+        out,
+        "<h1>cipherlab report</h1><p class=\"source\">{} from {}; generated {}. Medians with their 99% bootstrap confidence intervals (whiskers); equal ranks where intervals overlap.</p>",
+        if runs.len() == 1 {
+            format!("Run {}", escape(&ids.join("")))
+        } else {
+            format!(
+                "Runs {} (overlaid: one colour per cipher, one line style per run)",
+                escape(&ids.join(", "))
+            )
+        },
+        escape(source),
+        escape(&utc(crate::store::now_ms()))
+    );
+    let mut t = Table::new(&[
+        "run",
+        "started (UTC)",
+        "finished (UTC)",
+        "command",
+        "cipherlab",
+        "machine",
+        "measurements",
+    ]);
+    for r in runs {
+        t.row(vec![
+            serde_json::Value::from(r.info.id.to_string()),
+            serde_json::Value::from(utc(r.info.started_ms)),
+            serde_json::Value::from(
+                r.info
+                    .finished_ms
+                    .map_or_else(|| "interrupted".to_string(), utc),
+            ),
+            serde_json::Value::from(r.info.command_line.clone()),
+            serde_json::Value::from(r.info.cipherlab_version.clone()),
+            serde_json::Value::from(r.machine.fingerprint()),
+            serde_json::Value::from(r.info.measurements.to_string()),
+        ]);
+    }
+    out.push_str(&html::table("Runs", &t));
+}
+
+fn machine(out: &mut String, runs: &[Run]) {
+    out.push_str("<h2 id=\"machine\">Machine and validity</h2>");
+    let fingerprints: Vec<String> = runs.iter().map(|r| r.machine.fingerprint()).collect();
+    if fingerprints.iter().any(|f| *f != fingerprints[0]) {
+        out.push_str("<p class=\"warn\">The runs come from different machines or builds: compare ratios between ciphers, not absolute figures.</p>");
+    }
+    let rows: Vec<Row<'_>> = vec![
+        ("CPU", &|r: &Run| r.machine.cpu_model.clone()),
+        ("architecture", &|r: &Run| r.machine.arch.clone()),
+        ("CPU flags", &|r: &Run| r.machine.flags_present()),
+        ("logical cores", &|r: &Run| {
+            r.machine.logical_cores.to_string()
+        }),
+        ("memory", &|r: &Run| {
+            svg::label(r.machine.memory_bytes as f64, svg::Format::Bytes)
+        }),
+        ("OS", &|r: &Run| r.machine.os.clone()),
+        ("kernel", &|r: &Run| r.machine.kernel.clone()),
+        ("rustc", &|r: &Run| r.machine.rustc.clone()),
+        ("build", &|r: &Run| r.machine.build.clone()),
+        ("cipherlab", &|r: &Run| r.machine.cipherlab_version.clone()),
+        ("crates", &|r: &Run| {
+            r.machine
+                .crate_versions
+                .iter()
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        }),
+        ("other runtimes", &|r: &Run| {
+            if r.machine.runtimes.is_empty() {
+                "-".to_string()
+            } else {
+                r.machine
+                    .runtimes
+                    .iter()
+                    .map(|(k, v)| format!("{k} {v}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+        }),
+        ("host (hashed)", &|r: &Run| r.machine.hostname_hash.clone()),
+        ("fingerprint", &|r: &Run| r.machine.fingerprint()),
+    ];
+    out.push_str(&per_run_table(runs, &rows));
+    out.push_str("<h3>Validity</h3>");
+    let rows: Vec<Row<'_>> = vec![
+        ("timer", &|r: &Run| r.validity.timer.clone()),
+        ("timer resolution", &|r: &Run| {
+            format!("{} ns", r.validity.resolution_ns)
+        }),
+        ("one timer read", &|r: &Run| {
+            format!("{:.1} ns", r.validity.timer_overhead_ns)
+        }),
+        ("empty operation (batched)", &|r: &Run| {
+            format!("{:.2} ns", r.validity.empty_op_ns)
+        }),
+        ("empty call (timed alone)", &|r: &Run| {
+            format!("{:.1} ns", r.validity.empty_call_ns)
+        }),
+        ("cycle counter", &|r: &Run| {
+            format!(
+                "{} (resolution {} ticks, invariant {}, {} ticks/ns)",
+                opt(r.validity.counter.clone()),
+                opt(r.validity.counter_resolution),
+                opt(r.validity.counter_invariant),
+                num(r.validity.counter_ticks_per_ns, 3)
+            )
+        }),
+        ("harness", &|r: &Run| {
+            format!(
+                "{}, {} samples x {} rounds, {} forks, {} bootstrap resamples at {}%",
+                r.settings.mode.as_str(),
+                r.settings.iterations,
+                r.settings.rounds,
+                r.settings.forks,
+                r.settings.bootstrap.resamples,
+                r.settings.bootstrap.confidence * 100.0
+            )
+        }),
+        ("figures too noisy to rank", &|r: &Run| {
+            format!(
+                "{} of {}",
+                r.measurements.iter().filter(|m| !m.can_rank()).count(),
+                r.measurements.len()
+            )
+        }),
+        ("warnings", &|r: &Run| warning_counts(&r.measurements)),
+    ];
+    out.push_str(&per_run_table(runs, &rows));
+}
+
+fn histogram_card(a: &Artifact) -> String {
+    match serde_json::from_slice::<HistogramView>(&a.data) {
+        Ok(h) if h.counts.len() == 256 => {
+            format!(
+                "<figure class=\"card\">{}<figcaption>{} bytes; entropy {} bits/byte; chi-square {} (p = {}); std. dev. of the 16 group means {} (a uniform source: {})</figcaption></figure>",
+                svg::histogram(&h.label, &h.counts),
+                h.bytes,
+                num(h.entropy_bits, 4),
+                num(h.chi_square, 1),
+                num(h.p_value, 3),
+                num(h.group_std_dev, 2),
+                num(h.ideal_group_std_dev, 2)
+            )
+        }
+        _ => format!(
+            "<p class=\"warn\">{}: the stored histogram is not readable</p>",
+            escape(&a.title)
+        ),
+    }
+}
+
+fn study_section(out: &mut String, name: &str, runs: &[Run]) {
+    let _ = write!(out, "<h2 id=\"study-{0}\">{0}</h2>", escape(name));
+    if let Ok(s) = by_name(name) {
+        let _ = write!(
+            out,
+            "<p class=\"source\">{} — from: {}</p>",
+            escape(s.title()),
+            escape(s.source())
+        );
+    }
+    let slices: Vec<RunSlice<'_>> = runs
+        .iter()
+        .enumerate()
+        .map(|(i, r)| RunSlice {
+            index: i,
+            id: r.info.id,
+            measurements: r
+                .measurements
+                .iter()
+                .filter(|m| m.id.study == name)
+                .collect(),
+        })
+        .collect();
+    for p in figures::plots(name, &slices) {
+        out.push_str(&p.to_svg());
+    }
+    let several = runs.len() > 1;
+    for (run, slice) in runs.iter().zip(&slices) {
+        let tag = if several {
+            format!(" (run {})", run.info.id)
+        } else {
+            String::new()
+        };
+        if let Some(r) = ranking::headline(&slice.measurements) {
+            out.push_str(&html::table(
+                &format!("Ranking{tag}: {}", r.caption),
+                &r.table(),
+            ));
+        }
+        let mine: Vec<&Artifact> = run.artifacts.iter().filter(|a| a.study == name).collect();
+        for a in mine.iter().filter(|a| a.kind == ArtifactKind::Table) {
+            match Table::from_json(&a.data) {
+                Some(t) => out.push_str(&html::table(&format!("{}{tag}", a.title), &t)),
+                None => {
+                    let _ = write!(
+                        out,
+                        "<p class=\"warn\">{}: the stored table is not readable</p>",
+                        escape(&a.title)
+                    );
+                }
+            }
+        }
+        for a in mine.iter().filter(|a| a.kind == ArtifactKind::Note) {
+            let _ = write!(
+                out,
+                "<p class=\"note\"><b>{}{}</b>: {}</p>",
+                escape(&a.title),
+                escape(&tag),
+                escape(&String::from_utf8_lossy(&a.data))
+            );
+        }
+        let hist: Vec<&&Artifact> = mine
+            .iter()
+            .filter(|a| a.kind == ArtifactKind::Histogram)
+            .collect();
+        if !hist.is_empty() {
+            let _ = write!(
+                out,
+                "<h3>Byte distribution{}</h3><div class=\"row\">",
+                escape(&tag)
+            );
+            for a in hist {
+                out.push_str(&histogram_card(a));
+            }
+            out.push_str("</div>");
+        }
+        let pictures: Vec<&&Artifact> = mine
+            .iter()
+            .filter(|a| a.kind == ArtifactKind::Image)
+            .collect();
+        if !pictures.is_empty() {
+            let _ = write!(out, "<h3>Pictures{}</h3><div class=\"row\">", escape(&tag));
+            for a in pictures {
+                // Only what is a PNG goes into a data:image/png URI; anything else would
+                // show as a broken image with no word on why.
+                if !a.data.starts_with(b"\x89PNG\r\n\x1a\n") {
+                    let _ = write!(
+                        out,
+                        "<p class=\"warn\">{}: the stored picture is not a PNG image</p>",
+                        escape(&a.title)
+                    );
+                    continue;
+                }
+                let _ = write!(
+                    out,
+                    "<figure class=\"card\"><img class=\"picture\" alt=\"{0}\" src=\"{1}\"><figcaption>{0}</figcaption></figure>",
+                    escape(&a.title),
+                    html::data_uri(a.kind.media_type(), &a.data)
+                );
+            }
+            out.push_str("</div>");
+        }
+    }
+}
+
+/// The whole page for `runs` (at least one), read from `source` (the database's name,
+/// shown in the header).
+pub fn render(runs: &[Run], source: &str) -> String {
+    let mut out = String::new();
+    header(&mut out, runs, source);
+    let studies = study_names(runs);
+    out.push_str("<nav><a href=\"#machine\">machine</a>");
+    for s in &studies {
+        let _ = write!(out, "<a href=\"#study-{0}\">{0}</a>", escape(s));
+    }
+    out.push_str("</nav>");
+    machine(&mut out, runs);
+    for s in &studies {
+        study_section(&mut out, s, runs);
+    }
+    out.push_str("</body></html>\n");
+    out
+}

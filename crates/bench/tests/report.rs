@@ -1,0 +1,302 @@
+//! The report and the exporters on synthetic runs: the CSV parses back to the stored
+//! figures, the JSON has the documented layout, the HTML page escapes what runs carry,
+//! embeds its pictures and fetches nothing.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+
+use cipherlab_bench::machine::MachineInfo;
+use cipherlab_bench::report::export::{CSV_COLUMNS, CsvExporter, Exporter, JsonExporter, by_name};
+use cipherlab_bench::report::{self, html, svg};
+use cipherlab_bench::store::{Artifact, ArtifactKind, Run, Store};
+use cipherlab_bench::studies::Table;
+use serde_json::Value;
+use support::{id, measurement, samples, saved};
+
+/// A label a user's file could have: CSV and HTML metacharacters, a line break.
+const HOSTILE: &str = "scan, \"final\"\n<script>alert(1)</script>";
+
+/// A tiny PNG (1x1, red) as the ECB picture stand-in.
+fn png() -> Vec<u8> {
+    let mut out = Vec::new();
+    {
+        let mut enc = png::Encoder::new(&mut out, 1, 1);
+        enc.set_color(png::ColorType::Rgb);
+        enc.set_depth(png::BitDepth::Eight);
+        let mut w = enc.write_header().unwrap();
+        w.write_image_data(&[255, 0, 0]).unwrap();
+    }
+    out
+}
+
+fn run() -> Run {
+    let mut ms = Vec::new();
+    let mut seed = 1;
+    for (alg, ns) in [("aes-128-ecb", 20_000.0), ("des-ecb", 700_000.0)] {
+        for size in [16_384u64, 262_144, 1_048_576] {
+            let per_op = ns * size as f64 / 65_536.0;
+            ms.push(measurement(
+                id("data-size", alg, "encrypt", size, "bmp"),
+                samples(per_op, 0.01, 20, seed),
+            ));
+            seed += 1;
+        }
+        ms.push(measurement(
+            id("data-type", alg, "encrypt", 65_536, HOSTILE),
+            samples(ns, 0.01, 20, seed),
+        ));
+        seed += 1;
+    }
+    let mut table = Table::new(&["cipher", "paper", "ours"]);
+    table.row(vec![
+        Value::from("<b>des</b>"),
+        Value::from(8.4),
+        Value::from(9.1),
+    ]);
+    let artifacts = vec![
+        table.artifact("data-size", "paper/table-3", "Table 3 & ours"),
+        Artifact {
+            study: "distribution".into(),
+            name: "histogram/none/x".into(),
+            kind: ArtifactKind::Histogram,
+            title: "plaintext".into(),
+            data: serde_json::to_vec(&serde_json::json!({
+                "label": "plaintext <x>", "bytes": 2560, "counts": vec![10u64; 256],
+                "entropy_bits": 8.0, "chi_square": 0.0, "p_value": 1.0,
+                "group_std_dev": 0.0, "ideal_group_std_dev": 0.78
+            }))
+            .unwrap(),
+        },
+        Artifact {
+            study: "distribution".into(),
+            name: "picture/aes-128-ecb".into(),
+            kind: ArtifactKind::Image,
+            title: "ECB \"penguin\"".into(),
+            data: png(),
+        },
+        Artifact {
+            study: "distribution".into(),
+            name: "picture/not-png".into(),
+            kind: ArtifactKind::Image,
+            title: "GIF".into(),
+            data: b"GIF89a".to_vec(),
+        },
+        Artifact {
+            study: "distribution".into(),
+            name: "broken".into(),
+            kind: ArtifactKind::Table,
+            title: "not JSON".into(),
+            data: b"{{{".to_vec(),
+        },
+    ];
+    let mut store = Store::open_in_memory().unwrap();
+    saved(&mut store, MachineInfo::detect(), &ms, &artifacts)
+}
+
+/// RFC 4180 records, written here independently of the exporter.
+fn parse_csv(text: &str) -> Vec<Vec<String>> {
+    let mut rows = Vec::new();
+    let mut row = Vec::new();
+    let mut field = String::new();
+    let mut quoted = false;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if quoted {
+            match c {
+                '"' if chars.peek() == Some(&'"') => {
+                    chars.next();
+                    field.push('"');
+                }
+                '"' => quoted = false,
+                c => field.push(c),
+            }
+        } else {
+            match c {
+                '"' => quoted = true,
+                ',' => row.push(std::mem::take(&mut field)),
+                '\r' => {}
+                '\n' => {
+                    row.push(std::mem::take(&mut field));
+                    rows.push(std::mem::take(&mut row));
+                }
+                c => field.push(c),
+            }
+        }
+    }
+    assert!(!quoted, "unterminated quoted field");
+    assert!(
+        field.is_empty() && row.is_empty(),
+        "last record not terminated"
+    );
+    rows
+}
+
+#[test]
+fn csv_parses_back_to_the_stored_figures() {
+    let run = run();
+    let text =
+        String::from_utf8(CsvExporter.serialize(std::slice::from_ref(&run)).unwrap()).unwrap();
+    let rows = parse_csv(&text);
+    assert_eq!(rows[0], CSV_COLUMNS.to_vec());
+    assert_eq!(rows.len(), 1 + run.measurements.len());
+    let col = |name: &str| CSV_COLUMNS.iter().position(|c| *c == name).unwrap();
+    for (row, m) in rows[1..].iter().zip(&run.measurements) {
+        assert_eq!(row.len(), CSV_COLUMNS.len());
+        assert_eq!(row[col("run_id")], run.info.id.to_string());
+        assert_eq!(row[col("algorithm")], m.id.algorithm);
+        assert_eq!(row[col("data_type")], m.id.data_type, "quoting round-trips");
+        assert_eq!(row[col("size_bytes")].parse::<u64>().unwrap(), m.id.size);
+        // Floats read back bit for bit.
+        assert_eq!(row[col("median")].parse::<f64>().unwrap(), m.summary.median);
+        assert_eq!(
+            row[col("ci_low")].parse::<f64>().unwrap(),
+            m.summary.median_ci.low
+        );
+        assert_eq!(
+            row[col("ci_high")].parse::<f64>().unwrap(),
+            m.summary.median_ci.high
+        );
+        assert_eq!(
+            row[col("bytes_per_second")].parse::<f64>().unwrap(),
+            m.bytes_per_second.unwrap()
+        );
+        assert_eq!(row[col("ticks_per_op")], "", "no counter: empty field");
+        let w: Value = serde_json::from_str(&row[col("warnings_json")]).unwrap();
+        assert!(w.is_array());
+    }
+    assert!(rows.iter().any(|r| r[col("data_type")] == HOSTILE));
+}
+
+#[test]
+fn json_has_the_documented_layout() {
+    let run = run();
+    let bytes = JsonExporter.serialize(std::slice::from_ref(&run)).unwrap();
+    let v: Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(v["format"], "cipherlab-results");
+    assert_eq!(v["format_version"], 1);
+    assert_eq!(v["schema_version"], 2);
+    let r = &v["runs"][0];
+    assert_eq!(r["id"], run.info.id);
+    assert_eq!(r["machine_fingerprint"], run.machine.fingerprint());
+    for key in [
+        "cpu_model",
+        "cpu_flags",
+        "logical_cores",
+        "os",
+        "rustc",
+        "crate_versions",
+    ] {
+        assert!(!r["machine"][key].is_null(), "machine.{key}");
+    }
+    assert!(r["settings"]["bootstrap"]["resamples"].is_u64());
+    assert!(r["validity"]["resolution_ns"].is_u64());
+    let ms = r["measurements"].as_array().unwrap();
+    assert_eq!(ms.len(), run.measurements.len());
+    for (m, stored) in ms.iter().zip(&run.measurements) {
+        // Every CSV column but run_id (the run holds it) and warnings_json (here an array).
+        for c in CSV_COLUMNS
+            .iter()
+            .filter(|c| !["run_id", "warnings_json"].contains(c))
+        {
+            assert!(m.get(*c).is_some(), "measurement lacks {c}");
+        }
+        assert_eq!(m["median"].as_f64().unwrap(), stored.summary.median);
+        assert!(m["warnings"].is_array());
+        assert_eq!(m["samples"].as_array().unwrap().len(), stored.samples.len());
+        assert!(m["samples"][0]["ns"].is_u64());
+    }
+    let arts = r["artifacts"].as_array().unwrap();
+    assert_eq!(arts.len(), run.artifacts.len());
+    let pic = arts.iter().find(|a| a["kind"] == "image").unwrap();
+    assert_eq!(pic["media_type"], "image/png");
+    assert_eq!(pic["bytes"], png().len());
+    assert!(pic.get("data").is_none(), "metadata only");
+    assert!(by_name("csv").is_some() && by_name("json").is_some() && by_name("xml").is_none());
+}
+
+#[test]
+fn html_is_self_contained_escaped_and_has_the_plots() {
+    let run = run();
+    let page = report::html(std::slice::from_ref(&run), "test <db>");
+    assert!(page.starts_with("<!DOCTYPE html>"));
+    // What the run carries is escaped wherever it appears.
+    assert!(
+        !page.contains("<script"),
+        "no script, and the label is escaped"
+    );
+    assert!(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+    assert!(page.contains("&lt;b&gt;des&lt;/b&gt;"));
+    assert!(page.contains("test &lt;db&gt;"));
+    assert!(page.contains("ECB &quot;penguin&quot;"));
+    // Nothing is fetched: the only URL is SVG's namespace name.
+    let without_ns = page.replace("xmlns=\"http://www.w3.org/2000/svg\"", "");
+    assert!(!without_ns.contains("http:") && !without_ns.contains("https:"));
+    assert!(!page.contains(" src=\"/") && !page.contains("<link"));
+    // The picture is embedded, byte for byte.
+    assert!(page.contains(&html::data_uri("image/png", &png())));
+    // Plots: data-size against size, data-type by type; both ciphers in each.
+    assert!(page.contains("data-size: encrypt of bmp, against size"));
+    assert!(page.contains("data-type: encrypt by data type"));
+    let plots = page.matches("class=\"plot\"").count();
+    assert_eq!(plots, 2, "one plot per study with timings");
+    assert!(page.contains(svg::PALETTE[0]) && page.contains(svg::PALETTE[1]));
+    assert!(!html::CSS.contains(svg::PALETTE[0]) && !html::CSS.contains(svg::PALETTE[1]));
+    // The histogram, the table, the machine block, the validity figures, the ranking.
+    assert_eq!(page.matches("class=\"histogram\"").count(), 1);
+    assert!(page.contains("Table 3 &amp; ours"));
+    assert!(page.contains(&html::escape(&run.machine.cpu_model)));
+    assert!(page.contains("timer resolution") && page.contains("20 ns"));
+    assert!(page.contains("Ranking: encrypt, 1048576 B of bmp"));
+    // A damaged artifact is reported, not fatal.
+    assert!(page.contains("not JSON: the stored table is not readable"));
+    assert!(page.contains("GIF: the stored picture is not a PNG image"));
+    assert_eq!(page.matches("<img").count(), 1);
+}
+
+#[test]
+fn several_runs_are_overlaid_with_one_style_per_run() {
+    let a = run();
+    let mut b = run();
+    b.info.id = 7;
+    let page = report::html(&[a, b], "db");
+    assert!(page.contains("aes-128-ecb · run 1") && page.contains("aes-128-ecb · run 7"));
+    assert!(
+        page.contains("stroke-dasharray=\"6 3\""),
+        "run 2's dash pattern"
+    );
+    assert!(page.contains("Ranking (run 7)"));
+}
+
+#[test]
+fn an_empty_run_still_makes_a_page() {
+    let mut store = Store::open_in_memory().unwrap();
+    let r = saved(&mut store, MachineInfo::detect(), &[], &[]);
+    let page = report::html(&[r], "db");
+    assert!(page.contains("Machine and validity"));
+    assert!(!page.contains("class=\"plot\""));
+    assert!(page.ends_with("</html>\n"));
+}
+
+#[test]
+fn two_providers_of_one_cipher_get_a_line_each() {
+    let mut ms = Vec::new();
+    for (provider, ns) in [("rustcrypto", 1000.0), ("openssl", 800.0)] {
+        for size in [1024u64, 65_536] {
+            let mut bench = id("data-size", "aes-128-ecb", "encrypt", size, "bmp");
+            bench.implementation = provider.to_string();
+            ms.push(measurement(
+                bench,
+                samples(ns * size as f64 / 1024.0, 0.01, 20, size),
+            ));
+        }
+    }
+    let mut store = Store::open_in_memory().unwrap();
+    let r = saved(&mut store, MachineInfo::detect(), &ms, &[]);
+    let page = report::html(&[r], "db");
+    assert!(
+        page.contains("<title>aes-128-ecb (rustcrypto)</title>"),
+        "{page}"
+    );
+    assert!(page.contains("<title>aes-128-ecb (openssl)</title>"));
+    assert_eq!(page.matches("<polyline").count(), 2);
+}

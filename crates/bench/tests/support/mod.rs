@@ -1,0 +1,79 @@
+//! Synthetic runs for the report and compare tests: measurements summarized by the real
+//! code from samples whose distribution the test chooses.
+#![allow(dead_code)]
+
+use cipherlab_bench::harness::{BenchId, Measurement, RawSample, Settings, Validity};
+use cipherlab_bench::machine::MachineInfo;
+use cipherlab_bench::rng::Rng;
+use cipherlab_bench::store::{Artifact, NewRun, Run, Store};
+
+pub fn validity() -> Validity {
+    Validity {
+        timer: "wall-clock".to_string(),
+        resolution_ns: 20,
+        timer_overhead_ns: 18.5,
+        counter: None,
+        counter_resolution: None,
+        counter_invariant: None,
+        counter_ticks_per_ns: None,
+        empty_op_ns: 0.3,
+        empty_call_ns: 40.0,
+    }
+}
+
+/// `n` samples of `batch` calls each, with per-call time `ns_per_op` times
+/// (1 + `spread` x a standard normal draw), seeded.
+pub fn samples(ns_per_op: f64, spread: f64, n: usize, seed: u64) -> Vec<RawSample> {
+    let mut rng = Rng::new(seed);
+    let batch = 100u64;
+    (0..n)
+        .map(|_| {
+            let x = ns_per_op * (1.0 + spread * rng.normal()).max(0.1);
+            RawSample {
+                fork: 0,
+                iterations: batch,
+                ns: (x * batch as f64).round() as u64,
+                ticks: None,
+            }
+        })
+        .collect()
+}
+
+pub fn measurement(id: BenchId, samples: Vec<RawSample>) -> Measurement {
+    let bytes = (id.size > 0).then_some(id.size);
+    Measurement::from_samples(id, &Settings::quick(), &validity(), bytes, 100, samples).unwrap()
+}
+
+pub fn id(study: &str, alg: &str, phase: &str, size: u64, data_type: &str) -> BenchId {
+    BenchId::new(study, alg, "rustcrypto", phase, size, data_type)
+}
+
+pub fn new_run(machine: MachineInfo, command: &str) -> NewRun {
+    NewRun {
+        started_ms: 1_700_000_000_000,
+        command_line: command.to_string(),
+        machine,
+        settings: Settings::quick(),
+        validity: validity(),
+    }
+}
+
+/// Saves a run and reads it back as the report and compare see it.
+pub fn saved(
+    store: &mut Store,
+    machine: MachineInfo,
+    ms: &[Measurement],
+    artifacts: &[Artifact],
+) -> Run {
+    let id = store
+        .save_run(
+            &new_run(machine, "cipherlab bench --quick (synthetic)"),
+            ms,
+            1_700_000_100_000,
+        )
+        .unwrap();
+    for a in artifacts {
+        store.add_artifact(id, a).unwrap();
+    }
+    store.load_run(id).unwrap()
+}
