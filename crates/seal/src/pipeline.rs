@@ -1,9 +1,12 @@
-//! Whole streams at full speed: the input is read in batches of chunks, the batches are
-//! sealed or opened by one worker per core, and written back in order. Memory is
-//! bounded by the buffer pool: (workers + 2) batches of about 1 MiB each, whatever the
-//! input size. A batch that fails authentication stops the run: the chunks of it that
-//! verified before the failing one are written (to a pipe they are plaintext already
-//! checked), nothing after.
+//! Whole streams at full speed: the input is read in batches of chunks (one `readv` per
+//! batch) and the batches are sealed or opened by one worker per core. Into a file
+//! ([`encrypt_to`], [`decrypt_to`]), each worker reads its next batch, processes it and
+//! writes it at its offset, so a batch stays on one core; into any other writer (a pipe,
+//! a `Vec`), a reader feeds the workers and a writer thread puts batches back in order.
+//! Memory is bounded by the buffers: a few batches of about 1 MiB each per worker,
+//! whatever the input size. A batch that fails authentication stops the run: in order,
+//! the chunks of it that verified before the failing one are written (to a pipe they are
+//! plaintext already checked), nothing after; to a file, the caller discards the file.
 
 use std::collections::BTreeMap;
 use std::io::{IoSlice, IoSliceMut, Read, Seek, Write};
