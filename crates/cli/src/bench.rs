@@ -276,18 +276,15 @@ impl ProgressReport {
     }
 
     fn update(&mut self, p: Progress<'_>) {
-        match p {
-            Progress::Started { id, .. } => {
-                self.started += 1;
-                if let Some(bar) = &self.bar {
-                    bar.set_position(self.started.saturating_sub(1) as u64);
-                    bar.set_message(format!("{} {} {}", id.study, id.algorithm, id.phase));
-                } else if !self.quiet && self.started > self.next_line {
-                    eprintln!("  {}/{} steps done", self.started - 1, self.total);
-                    self.next_line = self.started + self.total.div_ceil(10);
-                }
+        if let Progress::Started { id, .. } = p {
+            self.started += 1;
+            if let Some(bar) = &self.bar {
+                bar.set_position(self.started.saturating_sub(1) as u64);
+                bar.set_message(format!("{} {} {}", id.study, id.algorithm, id.phase));
+            } else if !self.quiet && self.started > self.next_line {
+                eprintln!("  {}/{} steps done", self.started - 1, self.total);
+                self.next_line = self.started + self.total.div_ceil(10);
             }
-            _ => {}
         }
     }
 

@@ -23,6 +23,14 @@ enum Command {
     /// Decrypt a PDF (Standard security handler, R2 to R6) with its user or owner
     /// password and write it unencrypted.
     Decrypt(DecryptArgs),
+    /// Encrypt a PDF with a user and an owner password.
+    ///
+    /// Standard security handler, which every PDF reader opens: aes-256 (V 5, R 6, AESV3;
+    /// the default), aes-128 (V 4, R 4, AESV2), rc4-128 (V 2, R 3; weak, needs
+    /// --allow-weak). Object streams and cross-reference streams are kept, so the output is
+    /// about the size of the input. An encrypted input is decrypted first (give its
+    /// password with --password). The output is written to a temporary file and renamed.
+    Encrypt(EncryptArgs),
 }
 
 #[derive(clap::Args)]
@@ -52,11 +60,50 @@ struct DecryptArgs {
     force: bool,
 }
 
+#[derive(clap::Args)]
+struct EncryptArgs {
+    /// The PDF file to encrypt.
+    file: PathBuf,
+    /// Where to write the encrypted PDF.
+    #[arg(short, long)]
+    output: PathBuf,
+    /// aes-256 (default), aes-128, or rc4-128 (weak; needs --allow-weak).
+    #[arg(long, default_value = "aes-256")]
+    cipher: String,
+    /// The password that opens the file (may be empty: the file then opens without one,
+    /// and the permissions apply).
+    #[arg(long, value_name = "U")]
+    user_password: String,
+    /// The owner password: opens the file with every permission. Must not be empty.
+    #[arg(long, value_name = "O")]
+    owner_password: String,
+    /// What the user password allows: `all` (default), `none`, or a comma-separated list
+    /// of print, modify, copy, annotate, fill-forms, extract-accessibility, assemble,
+    /// print-high-quality; `-word` denies (`-modify,-copy`: all but those). Readers
+    /// enforce permissions; encryption does not.
+    #[arg(long, default_value = "all", value_name = "LIST")]
+    permissions: String,
+    /// Leave metadata streams (XMP) unencrypted, for search engines and catalogues
+    /// (/EncryptMetadata false; aes-128 and aes-256 only).
+    #[arg(long)]
+    no_encrypt_metadata: bool,
+    /// The user or owner password of an encrypted input (decrypted before encrypting).
+    #[arg(long)]
+    password: Option<String>,
+    /// Allow a weak cipher (rc4-128): only for readers too old for AES.
+    #[arg(long)]
+    allow_weak: bool,
+    /// Replace OUTPUT if it exists.
+    #[arg(long)]
+    force: bool,
+}
+
 /// Runs `cipherlab pdf`.
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     match &args.command {
         Command::Info(a) => info(a),
         Command::Decrypt(a) => decrypt(a),
+        Command::Encrypt(a) => encrypt(a),
     }
 }
 
@@ -258,6 +305,74 @@ fn decrypt(a: &DecryptArgs) -> anyhow::Result<ExitCode> {
         a.output.display(),
         d.bytes.len(),
         match (d.object_streams, d.xref_stream) {
+            (true, _) => ", object streams and a cross-reference stream",
+            (false, true) => ", cross-reference stream",
+            _ => ", cross-reference table",
+        }
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn encrypt(a: &EncryptArgs) -> anyhow::Result<ExitCode> {
+    use cipherlab_pdf::{Cipher, Options};
+    let Some(cipher) = Cipher::parse(&a.cipher) else {
+        anyhow::bail!(
+            "unknown --cipher {:?}; the PDF ciphers are aes-256 (default), aes-128 and rc4-128",
+            a.cipher
+        );
+    };
+    let Cipher::Standard(std) = cipher;
+    if std.weak() {
+        if !a.allow_weak {
+            anyhow::bail!(
+                "{} is weak: RC4 is broken and PDF 2.0 deprecates it; use aes-256 (or aes-128 \
+                 for readers older than Acrobat X), or add --allow-weak to write it anyway",
+                std.name()
+            );
+        }
+        eprintln!(
+            "warning: {} is weak (RC4 is broken): the file is protected against casual \
+             readers only",
+            std.name()
+        );
+    }
+    let permissions = cipherlab_pdf::permissions::parse(&a.permissions)?;
+    let buf = read(&a.file)?;
+    if !a.force && a.output.exists() {
+        anyhow::bail!("{} exists; use --force to overwrite it", a.output.display());
+    }
+    let opts = Options {
+        cipher,
+        user_password: &a.user_password,
+        owner_password: &a.owner_password,
+        permissions,
+        encrypt_metadata: !a.no_encrypt_metadata,
+        input_password: a.password.as_deref(),
+    };
+    let e = cipherlab_pdf::encrypt(&buf, &opts).with_context(|| a.file.display().to_string())?;
+    cipherlab_pdf::write_atomic(&a.output, &e.bytes, a.force)?;
+    for w in &e.warnings {
+        eprintln!("warning: {w}");
+    }
+    let (v, r) = std.v_r();
+    let input = match &e.input_auth {
+        None => String::new(),
+        Some(au) => format!(
+            " (decrypted first with its {} password)",
+            if au.owner { "owner" } else { "user" }
+        ),
+    };
+    eprintln!(
+        "{}{input} encrypted with {} (V {v}, R {r}): {} strings, {} streams; wrote {} ({} \
+         bytes, {} objects{})",
+        a.file.display(),
+        std.name(),
+        e.strings,
+        e.streams,
+        a.output.display(),
+        e.bytes.len(),
+        e.objects,
+        match (e.object_streams, e.xref_stream) {
             (true, _) => ", object streams and a cross-reference stream",
             (false, true) => ", cross-reference stream",
             _ => ", cross-reference table",

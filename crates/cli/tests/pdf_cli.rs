@@ -1450,3 +1450,472 @@ fn embedded_file_filter_and_identity_crypt_filter() {
         "crafted: /EFF (RC4 embedded file, AESV2 elsewhere) and an /Identity /Crypt stream (qpdf reads it as written), decrypted with both passwords"
     );
 }
+
+// ---- pdf encrypt: the Standard security handler -------------------------------------
+
+const UPW: &str = "user-pw";
+const OPW: &str = "owner-pw";
+
+/// The tools the encryption checks use; missing ones are reported as SKIP.
+struct EncTools {
+    qpdf: bool,
+    pdftotext: bool,
+    mutool: bool,
+}
+
+fn enc_tools() -> EncTools {
+    let t = EncTools {
+        qpdf: have("qpdf"),
+        pdftotext: have("pdftotext"),
+        mutool: Command::new("mutool").output().is_ok(),
+    };
+    for (ok, what) in [
+        (
+            t.qpdf,
+            "qpdf (qpdf --check, --show-encryption, size reference)",
+        ),
+        (t.pdftotext, "pdftotext (text with -upw/-opw)"),
+        (t.mutool, "mutool (mutool draw with both passwords)"),
+    ] {
+        if !ok {
+            println!("SKIP: {what} is missing; those checks are skipped (.ci/setup installs it)");
+        }
+    }
+    t
+}
+
+/// `pdftotext [-upw|-opw PW] f -`.
+fn pdftotext(f: &Path, opt: Option<(&str, &str)>) -> Vec<u8> {
+    let mut c = Command::new("pdftotext");
+    if let Some((o, p)) = opt {
+        c.args([o, p]);
+    }
+    let o = c.arg(f).arg("-").output().unwrap();
+    assert!(
+        o.status.success(),
+        "pdftotext {opt:?} {}: {}",
+        f.display(),
+        stderr(&o)
+    );
+    o.stdout
+}
+
+/// The lines of mutool's stderr that say something is wrong (the ICC notice is not).
+fn mutool_problems(f: &Path, pw: &str) -> (bool, Vec<String>) {
+    let o = Command::new("mutool")
+        .args([
+            "draw",
+            "-q",
+            "-p",
+            pw,
+            "-r",
+            "20",
+            "-F",
+            "pgm",
+            "-o",
+            "/dev/null",
+        ])
+        .arg(f)
+        .output()
+        .unwrap();
+    let lines = stderr(&o)
+        .lines()
+        .filter(|l| !l.contains("ICC support"))
+        .map(str::to_string)
+        .collect();
+    (o.status.success(), lines)
+}
+
+/// qpdf's own encryption of the same input with the same cipher (the size reference).
+fn qpdf_encrypt(f: &Path, input_pw: Option<&str>, cipher: &str, out: &Path) -> u64 {
+    let mut c = Command::new("qpdf");
+    if let Some(p) = input_pw {
+        c.arg(format!("--password={p}"));
+    }
+    c.args(["--allow-weak-crypto", "--encrypt", UPW, OPW]);
+    c.args(match cipher {
+        "aes-256" => &["256"][..],
+        "aes-128" => &["128", "--use-aes=y"],
+        _ => &["128", "--use-aes=n"],
+    });
+    let o = c.arg("--").arg(f).arg(out).output().unwrap();
+    assert!(
+        matches!(o.status.code(), Some(0 | 3)),
+        "qpdf --encrypt {}: {}",
+        f.display(),
+        stderr(&o)
+    );
+    std::fs::metadata(out).unwrap().len()
+}
+
+/// `cipherlab pdf encrypt` with the test passwords.
+fn cl_encrypt(
+    f: &Path,
+    out: &Path,
+    cipher: &str,
+    input_pw: Option<&str>,
+    extra: &[&str],
+) -> Output {
+    let mut a = vec![
+        "pdf",
+        "encrypt",
+        f.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--cipher",
+        cipher,
+        "--user-password",
+        UPW,
+        "--owner-password",
+        OPW,
+        "--force",
+    ];
+    if let Some(p) = input_pw {
+        a.extend(["--password", p]);
+    }
+    a.extend_from_slice(extra);
+    cl(&a)
+}
+
+/// Encrypts every PDF of ../shared/pdf with `cipher` and checks the result with qpdf,
+/// poppler, mupdf and our own decryption, with both passwords; and its size.
+fn encrypt_every_file(cipher: &str, v: i64, r: i64, qpdf_method: Option<&str>) {
+    let Some(dir) = shared() else {
+        println!("SKIP: ../shared/pdf is missing");
+        return;
+    };
+    let t = enc_tools();
+    let tmp = tmpdir();
+    let out = tmp.path().join("enc.pdf");
+    let (mut files, mut over10) = (0, 0);
+    for row in readme_rows(&dir) {
+        let f = dir.join(&row.file);
+        let name = &row.file;
+        // Encrypted inputs are decrypted first with their README user password.
+        let input_pw = row
+            .enc
+            .as_ref()
+            .map(|_| row.user.clone().unwrap_or_default());
+        let extra: &[&str] = if cipher == "rc4-128" {
+            &["--allow-weak"]
+        } else {
+            &[]
+        };
+        let o = cl_encrypt(&f, &out, cipher, input_pw.as_deref(), extra);
+        assert!(o.status.success(), "encrypt {name}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains(&format!("encrypted with {cipher} (V {v}, R {r})")),
+            "{name}: {}",
+            stderr(&o)
+        );
+        // Our own reading: what info says, and decryption with both passwords.
+        let j = info_json(&out, None);
+        assert_eq!(j["encryption"]["R"].as_i64(), Some(r), "{name}");
+        assert_eq!(j["encryption"]["V"].as_i64(), Some(v), "{name}");
+        assert_eq!(
+            j["encryption"]["needs_password"],
+            Value::Bool(true),
+            "{name}"
+        );
+        assert_eq!(info_json(&out, Some(UPW))["encryption"]["password"], "user");
+        assert_eq!(
+            info_json(&out, Some(OPW))["encryption"]["password"],
+            "owner"
+        );
+        if row.structure.contains("in ObjStm") {
+            assert!(
+                j["objects_in_object_streams"].as_u64().unwrap() > 0,
+                "{name}: object streams dropped"
+            );
+            assert_eq!(
+                j["xref_stream"],
+                Value::Bool(true),
+                "{name}: xref stream dropped"
+            );
+        }
+        let want = t
+            .pdftotext
+            .then(|| pdftotext(&f, input_pw.as_deref().map(|p| ("-upw", p))));
+        for pw in [UPW, OPW] {
+            let d = tmp.path().join("dec.pdf");
+            let o = cl(&[
+                "pdf",
+                "decrypt",
+                out.to_str().unwrap(),
+                "-o",
+                d.to_str().unwrap(),
+                "--password",
+                pw,
+                "--force",
+            ]);
+            assert!(
+                o.status.success(),
+                "{name}: our decrypt ({pw}): {}",
+                stderr(&o)
+            );
+            if let Some(w) = &want {
+                assert!(
+                    pdftotext(&d, None) == *w,
+                    "{name}: text after our own round trip ({pw}) differs"
+                );
+            }
+        }
+        if let Some(w) = &want {
+            for opt in [("-upw", UPW), ("-opw", OPW)] {
+                assert!(
+                    pdftotext(&out, Some(opt)) == *w,
+                    "{name}: pdftotext {} {} differs from the original's text",
+                    opt.0,
+                    opt.1
+                );
+            }
+        }
+        if t.qpdf {
+            let q = Command::new("qpdf")
+                .args(["--check", &format!("--password={UPW}")])
+                .arg(&out)
+                .output()
+                .unwrap();
+            assert_eq!(
+                q.status.code(),
+                Some(0),
+                "{name}: qpdf --check: {}{}",
+                String::from_utf8_lossy(&q.stdout),
+                stderr(&q)
+            );
+            for (pw, kind) in [(UPW, "user"), (OPW, "owner")] {
+                let q = Command::new("qpdf")
+                    .args(["--show-encryption", &format!("--password={pw}")])
+                    .arg(&out)
+                    .output()
+                    .unwrap();
+                let s = String::from_utf8_lossy(&q.stdout);
+                assert!(
+                    q.status.success(),
+                    "{name}: qpdf --show-encryption: {}",
+                    stderr(&q)
+                );
+                // qpdf names the crypt filter methods of V 4 and 5 only.
+                let methods = match qpdf_method {
+                    Some(m) => {
+                        s.contains(&format!("stream encryption method: {m}\n"))
+                            && s.contains(&format!("string encryption method: {m}\n"))
+                    }
+                    None => !s.contains("encryption method"),
+                };
+                assert!(
+                    s.contains(&format!("R = {r}\n"))
+                        && s.contains("P = -4\n")
+                        && s.contains(&format!("Supplied password is {kind} password"))
+                        && methods,
+                    "{name} ({kind}): qpdf --show-encryption says:\n{s}"
+                );
+            }
+        }
+        if t.mutool {
+            let (ok0, base) = mutool_problems(&f, input_pw.as_deref().unwrap_or(""));
+            for pw in [UPW, OPW] {
+                let (ok, problems) = mutool_problems(&out, pw);
+                assert!(
+                    ok || !ok0,
+                    "{name}: mutool draw -p {pw} failed: {problems:?}"
+                );
+                assert!(
+                    problems.len() <= base.len(),
+                    "{name}: mutool draw -p {pw} reports {problems:?}; the original only {base:?}"
+                );
+            }
+        }
+        // Size: within 10% of the input, or no larger than qpdf's output.
+        let size = std::fs::metadata(&out).unwrap().len();
+        if size > row.bytes + row.bytes / 10 {
+            over10 += 1;
+            assert!(
+                t.qpdf,
+                "{name}: {size} bytes from {} (no qpdf to compare)",
+                row.bytes
+            );
+            let q = qpdf_encrypt(&f, input_pw.as_deref(), cipher, &tmp.path().join("q.pdf"));
+            assert!(
+                size <= q,
+                "{name}: {size} bytes, more than 10% over the input ({}) and over qpdf's {q}",
+                row.bytes
+            );
+        }
+        println!("{cipher}: {name}: {} -> {size} bytes", row.bytes);
+        files += 1;
+    }
+    assert!(files >= 30, "{files} files");
+    println!(
+        "encrypt {cipher}: {files} files; our decryption, pdftotext -upw/-opw{}{}; \
+         {over10} more than 10% over their input (none over qpdf's output)",
+        if t.qpdf {
+            ", qpdf --check and --show-encryption"
+        } else {
+            ""
+        },
+        if t.mutool { ", mutool draw" } else { "" },
+    );
+}
+
+#[test]
+fn encrypt_aes256_every_file() {
+    encrypt_every_file("aes-256", 5, 6, Some("AESv3"));
+}
+
+#[test]
+fn encrypt_aes128_every_file() {
+    encrypt_every_file("aes-128", 4, 4, Some("AESv2"));
+}
+
+#[test]
+fn encrypt_rc4_128_every_file() {
+    encrypt_every_file("rc4-128", 2, 3, None);
+}
+
+#[test]
+fn encrypt_options_and_refusals() {
+    let tmp = tmpdir();
+    let f = tmp.path().join("in.pdf");
+    std::fs::write(&f, minimal_pdf()).unwrap();
+    let out = tmp.path().join("out.pdf");
+    let o_s = out.to_str().unwrap();
+    let mut n = 0;
+    // RC4 needs --allow-weak, and says it is weak when allowed.
+    let o = cl_encrypt(&f, &out, "rc4-128", None, &[]);
+    assert_clean(&o, "rc4 refused");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--allow-weak") && !out.exists(),
+        "{}",
+        stderr(&o)
+    );
+    let o = cl_encrypt(&f, &out, "rc4-128", None, &["--allow-weak"]);
+    assert!(
+        o.status.success() && stderr(&o).contains("weak"),
+        "{}",
+        stderr(&o)
+    );
+    n += 2;
+    // Unknown cipher, unknown permission, empty owner password: clear errors, no output.
+    std::fs::remove_file(&out).unwrap();
+    for (args, words) in [
+        (vec!["--cipher", "aes-512"], "aes-256"),
+        (vec!["--permissions", "print,fly"], "`fly`"),
+    ] {
+        let mut a = vec![
+            "pdf",
+            "encrypt",
+            f.to_str().unwrap(),
+            "-o",
+            o_s,
+            "--user-password",
+            "u",
+            "--owner-password",
+            "o",
+        ];
+        a.extend(args);
+        let o = cl(&a);
+        assert_clean(&o, words);
+        assert!(
+            o.status.code() == Some(2) && stderr(&o).contains(words) && !out.exists(),
+            "{words}: {}",
+            stderr(&o)
+        );
+        n += 1;
+    }
+    let o = cl(&[
+        "pdf",
+        "encrypt",
+        f.to_str().unwrap(),
+        "-o",
+        o_s,
+        "--user-password",
+        "u",
+        "--owner-password",
+        "",
+    ]);
+    assert!(
+        o.status.code() == Some(2) && stderr(&o).contains("owner password is empty"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!out.exists());
+    n += 1;
+    // An existing output is kept without --force.
+    std::fs::write(&out, b"keep me").unwrap();
+    let o = cl(&[
+        "pdf",
+        "encrypt",
+        f.to_str().unwrap(),
+        "-o",
+        o_s,
+        "--user-password",
+        "u",
+        "--owner-password",
+        "o",
+    ]);
+    assert!(o.status.code() == Some(2) && stderr(&o).contains("--force"));
+    assert_eq!(std::fs::read(&out).unwrap(), b"keep me");
+    n += 1;
+    // Permissions and EncryptMetadata reach the /Encrypt dictionary.
+    let o = cl_encrypt(
+        &f,
+        &out,
+        "aes-128",
+        None,
+        &["--permissions", "print,copy", "--no-encrypt-metadata"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let j = info_json(&out, Some(UPW));
+    let perms = &j["encryption"]["permissions"];
+    assert_eq!(perms["print"], Value::Bool(true));
+    assert_eq!(perms["copy"], Value::Bool(true));
+    assert_eq!(perms["modify"], Value::Bool(false));
+    assert_eq!(j["encryption"]["EncryptMetadata"], Value::Bool(false));
+    if have("qpdf") {
+        let q = Command::new("qpdf")
+            .args(["--show-encryption", &format!("--password={UPW}")])
+            .arg(&out)
+            .output()
+            .unwrap();
+        let s = String::from_utf8_lossy(&q.stdout);
+        assert!(
+            s.contains("modify anything: not allowed")
+                && s.contains("print high resolution: not allowed"),
+            "{s}"
+        );
+    }
+    n += 1;
+    // An encrypted input: refused without its password, re-encrypted with it.
+    let enc1 = tmp.path().join("enc1.pdf");
+    let o = cl_encrypt(&f, &enc1, "aes-256", None, &[]);
+    assert!(o.status.success());
+    let o = cl_encrypt(&enc1, &out, "aes-128", None, &[]);
+    assert_clean(&o, "encrypted input");
+    assert!(
+        o.status.code() == Some(2) && stderr(&o).contains("--password"),
+        "{}",
+        stderr(&o)
+    );
+    let o = cl_encrypt(&enc1, &out, "aes-128", Some("wrong"), &[]);
+    assert!(o.status.code() == Some(2) && stderr(&o).contains("wrong password"));
+    let o = cl_encrypt(&enc1, &out, "aes-128", Some(OPW), &[]);
+    assert!(
+        o.status.success() && stderr(&o).contains("decrypted first with its owner password"),
+        "{}",
+        stderr(&o)
+    );
+    if let Some(t) = text_of(&std::fs::read(&out).unwrap(), Some(UPW)) {
+        assert!(String::from_utf8_lossy(&t).contains("Hello hostile world"));
+    }
+    n += 3;
+    // No temporary files left behind.
+    let left: Vec<_> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".cipherlab-"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    println!("encrypt options and refusals: {n} cases");
+}

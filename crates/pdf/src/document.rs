@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use crate::error::{Error, Result};
 use crate::filters;
 use crate::lexer::{Lexer, indirect_object};
-use crate::object::{Dict, ObjId, Object};
+use crate::object::{Dict, ObjId, Object, StrForm};
 use crate::security::{Auth, CryptFilter, EncryptDict, Handler};
 use crate::xref::{self, Entry, Xref};
 
@@ -87,9 +87,9 @@ fn header(buf: &[u8]) -> Result<(usize, String)> {
 
 /// Walks every string in `obj` (not into streams' data), skipping the /Contents of
 /// signature dictionaries, which are never encrypted.
-fn for_strings(obj: &mut Object, f: &mut dyn FnMut(&mut Vec<u8>)) {
+pub(crate) fn for_strings(obj: &mut Object, f: &mut dyn FnMut(&mut Vec<u8>, &mut StrForm)) {
     match obj {
-        Object::Str(s, _) => f(s),
+        Object::Str(s, form) => f(s, form),
         Object::Array(a) => {
             for o in a {
                 for_strings(o, f);
@@ -101,7 +101,7 @@ fn for_strings(obj: &mut Object, f: &mut dyn FnMut(&mut Vec<u8>)) {
     }
 }
 
-fn for_strings_dict(d: &mut Dict, f: &mut dyn FnMut(&mut Vec<u8>)) {
+pub(crate) fn for_strings_dict(d: &mut Dict, f: &mut dyn FnMut(&mut Vec<u8>, &mut StrForm)) {
     let sig = d.has_type(b"Sig") || d.has_type(b"DocTimeStamp");
     for (k, v) in &mut d.0 {
         if sig && k == b"Contents" {
@@ -151,7 +151,7 @@ fn collect_refs(obj: &Object, out: &mut BTreeSet<u32>) {
 
 /// Removes a /Crypt filter (and its parameters) from a stream dictionary; returns the
 /// crypt filter's name (`Identity` when /Name is absent).
-fn take_crypt_filter(d: &mut Dict) -> Option<String> {
+pub(crate) fn take_crypt_filter(d: &mut Dict) -> Option<String> {
     let chain = filters::filter_chain(d);
     let i = chain.iter().position(|(n, _)| n == b"Crypt")?;
     let name = chain[i]
@@ -409,7 +409,7 @@ impl<'a> Pdf<'a> {
                             if let (Some(h), Some(cf)) = (handler, &strf) {
                                 let mut warn = None;
                                 let mut count = 0;
-                                for_strings(&mut obj, &mut |s| {
+                                for_strings(&mut obj, &mut |s, _| {
                                     let (p, w) = h.decrypt(cf, id, s);
                                     *s = p;
                                     count += 1;
@@ -646,7 +646,11 @@ impl<'a> Pdf<'a> {
 }
 
 /// Parses a decoded (and decrypted) object stream: its members in order.
-fn parse_object_stream(dict: &Dict, data: &[u8], num: u32) -> Result<Vec<(u32, Object)>> {
+pub(crate) fn parse_object_stream(
+    dict: &Dict,
+    data: &[u8],
+    num: u32,
+) -> Result<Vec<(u32, Object)>> {
     let what = format!("object stream {num}");
     let decoded = filters::decode(dict, data, &what)?;
     let n = dict.int(b"N").unwrap_or(0);

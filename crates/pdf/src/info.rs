@@ -5,25 +5,7 @@ use crate::error::{Error, Result};
 use crate::object::Object;
 use crate::security::{EncryptDict, Handler};
 
-/// The permission bits of /P (ISO 32000-2 Table 22), 1-based bit number and a word.
-pub const PERMISSION_BITS: [(u32, &str); 8] = [
-    (3, "print"),
-    (4, "modify"),
-    (5, "copy"),
-    (6, "annotate"),
-    (9, "fill-forms"),
-    (10, "extract-accessibility"),
-    (11, "assemble"),
-    (12, "print-high-quality"),
-];
-
-/// The permissions /P grants, as words, each with whether it is granted.
-pub fn permissions(p: i32) -> Vec<(&'static str, bool)> {
-    PERMISSION_BITS
-        .iter()
-        .map(|&(bit, w)| (w, p as u32 & (1 << (bit - 1)) != 0))
-        .collect()
-}
+pub use crate::permissions::{PERMISSION_BITS, permissions};
 
 /// A crypt filter as reported.
 #[derive(Clone, Debug)]

@@ -49,21 +49,27 @@
 //! when /EncryptMetadata is false (R4+).
 
 pub mod document;
+pub mod encrypt;
 pub mod error;
 pub mod filters;
 pub mod info;
 pub mod lexer;
 pub mod object;
+pub mod permissions;
+pub mod random;
 pub mod security;
+pub mod standard;
 pub mod writer;
 pub mod xref;
 
 use std::path::Path;
 
 pub use document::{Document, Pdf};
+pub use encrypt::{Cipher, Encrypted, Options, encrypt};
 pub use error::{Error, Result};
 pub use info::{Info, info};
 pub use security::{Auth, Handler, PasswordKind};
+pub use standard::StdCipher;
 
 /// The result of [`decrypt`].
 #[derive(Debug)]
@@ -101,13 +107,14 @@ pub fn decrypt(input: &[u8], password: Option<&str>) -> Result<Decrypted> {
         );
     }
     let layout = writer::Layout::like_input(&doc);
-    let bytes = writer::write(&doc, layout);
+    let (strings, streams) = (doc.strings_decrypted, doc.streams_decrypted);
+    let bytes = writer::write(doc, layout);
     Ok(Decrypted {
         bytes,
         auth,
         warnings,
-        strings: doc.strings_decrypted,
-        streams: doc.streams_decrypted,
+        strings,
+        streams,
         object_streams: layout.object_streams,
         xref_stream: layout.xref_stream,
     })

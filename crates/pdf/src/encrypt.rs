@@ -1,0 +1,381 @@
+//! `pdf encrypt`: a PDF in, the same PDF encrypted out, in phases a study can time apart:
+//!
+//! 1. [`open`] -- parse the input (and decrypt it, if it was encrypted) into a [`Document`];
+//! 2. [`prepare`] -- what the encrypted file needs beyond the input: a PDF version that has
+//!    the cipher, an /ID, no stale /Crypt stream filters, and unfiltered streams compressed
+//!    (as qpdf does: once encrypted, they could not be);
+//! 3. key setup -- [`crate::standard::new_handler`]: the /Encrypt dictionary and file key
+//!    from the passwords;
+//! 4. [`writer::pack`] -- the layout: object streams kept (as the input had them);
+//! 5. [`encrypt_standard`] -- every string and stream encrypted, each object stream as a
+//!    whole (its members' strings are not encrypted again, §7.5.7); the /Encrypt
+//!    dictionary is added after, so it is never encrypted;
+//! 6. [`writer::serialize`] -- the file, with a cross-reference stream that is never
+//!    encrypted (§7.5.8.2).
+//!
+//! [`encrypt`] runs them all.
+
+use crate::document::{Document, Pdf, for_strings, take_crypt_filter};
+use crate::error::{Error, Result};
+use crate::object::{Dict, Object, StrForm};
+use crate::random::{self, Rng};
+use crate::security::{Auth, Handler};
+use crate::standard::{self, StdCipher};
+use crate::writer::{self, Layout, Packed, version_key};
+
+/// What to encrypt with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cipher {
+    /// A cipher of the Standard security handler, which every reader opens.
+    Standard(StdCipher),
+}
+
+impl Cipher {
+    /// The name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Cipher::Standard(c) => c.name(),
+        }
+    }
+
+    /// The cipher called `name` (`aes-256`, `aes-128`, `rc4-128`).
+    pub fn parse(name: &str) -> Option<Cipher> {
+        StdCipher::parse(name).map(Cipher::Standard)
+    }
+}
+
+/// How to encrypt.
+#[derive(Clone, Copy, Debug)]
+pub struct Options<'a> {
+    /// The cipher.
+    pub cipher: Cipher,
+    /// The user (open) password; may be empty (the file opens without one, and the
+    /// permissions apply).
+    pub user_password: &'a str,
+    /// The owner password (must not be empty).
+    pub owner_password: &'a str,
+    /// /P: the permissions of the user password ([`crate::permissions::parse`]).
+    pub permissions: i32,
+    /// Encrypt metadata streams (true unless asked otherwise; the Standard handler's
+    /// /EncryptMetadata).
+    pub encrypt_metadata: bool,
+    /// The password of an encrypted input (the empty user password when `None`).
+    pub input_password: Option<&'a str>,
+}
+
+/// The result of [`encrypt`].
+#[derive(Debug)]
+pub struct Encrypted {
+    /// The encrypted file.
+    pub bytes: Vec<u8>,
+    /// Repairs made while reading, and things the user should know.
+    pub warnings: Vec<String>,
+    /// How an encrypted input was opened (`None`: it was not encrypted).
+    pub input_auth: Option<Auth>,
+    /// Strings encrypted on their own (those in object streams are not counted).
+    pub strings: usize,
+    /// Streams encrypted (object streams included).
+    pub streams: usize,
+    /// Number of objects written.
+    pub objects: usize,
+    /// The output has object streams.
+    pub object_streams: bool,
+    /// The output has a cross-reference stream.
+    pub xref_stream: bool,
+}
+
+/// A parsed input: the document, decrypted if it was encrypted.
+#[derive(Debug)]
+pub struct Opened {
+    /// The document.
+    pub doc: Document,
+    /// How it was opened, if it was encrypted.
+    pub auth: Option<Auth>,
+    /// Repairs and remarks.
+    pub warnings: Vec<String>,
+}
+
+/// Phase 1: parses `input`; an encrypted input is decrypted with `password` (the empty
+/// user password when `None`), and refused with [`Error::PasswordRequired`] when that
+/// does not open it.
+pub fn open(input: &[u8], password: Option<&str>) -> Result<Opened> {
+    let pdf = Pdf::parse(input)?;
+    let (handler, auth) = match pdf.authenticate(password)? {
+        Some((h, a)) => (Some(h), Some(a)),
+        None => (None, None),
+    };
+    let doc = pdf.load(handler.as_ref())?;
+    let mut warnings = doc.warnings.clone();
+    if let (Some(h), Some(a)) = (&handler, &auth)
+        && !a.owner
+    {
+        let denied: Vec<&str> = crate::permissions::permissions(h.enc.p)
+            .into_iter()
+            .filter(|p| !p.1)
+            .map(|p| p.0)
+            .collect();
+        if !denied.is_empty() {
+            warnings.push(format!(
+                "the input was opened with its user password, and its owner had denied: {}; \
+                 the new file's permissions are those of --permissions",
+                denied.join(", ")
+            ));
+        }
+    }
+    Ok(Opened {
+        doc,
+        auth,
+        warnings,
+    })
+}
+
+/// The catalog of `doc`, if /Root leads to a dictionary.
+fn catalog_mut(doc: &mut Document) -> Option<&mut Dict> {
+    let Some(Object::Ref(n, _)) = doc.trailer.get(b"Root") else {
+        return None;
+    };
+    match doc.objects.get_mut(n) {
+        Some((_, Object::Dict(d))) => Some(d),
+        _ => None,
+    }
+}
+
+/// Raises the file's version to `min` where it is lower (the header, and the catalog's
+/// /Version if it has one).
+pub(crate) fn raise_version(doc: &mut Document, min: &str) {
+    if version_key(&doc.version) < version_key(min) {
+        doc.version = min.to_string();
+    }
+    if let Some(cat) = catalog_mut(doc)
+        && let Some(v) = cat.name(b"Version")
+        && version_key(&String::from_utf8_lossy(v)) < version_key(min)
+    {
+        cat.set(b"Version", Object::Name(min.as_bytes().to_vec()));
+    }
+}
+
+/// Phase 2: makes `doc` ready for `cipher`: the version that has it (R6 below PDF 2.0:
+/// 1.7 with Adobe extension level 8 declared in the catalog, as qpdf and Acrobat write
+/// it), /Crypt filters removed from streams (in an unencrypted document they can only be
+/// the identity; left in an encrypted one they would say "not encrypted"), unfiltered
+/// streams compressed ([`compress_unfiltered`]), and an /ID: the first element kept, the
+/// second new. Returns the first element, which revisions 3 and 4 mix into the key, and
+/// remarks.
+pub fn prepare(
+    doc: &mut Document,
+    cipher: StdCipher,
+    encrypt_metadata: bool,
+) -> Result<(Vec<u8>, Vec<String>)> {
+    raise_version(doc, cipher.min_version());
+    if cipher == StdCipher::Aes256 && version_key(&doc.version) < (2, 0) {
+        declare_adbe_level_8(doc);
+    }
+    let notes = remove_crypt_filters(doc);
+    compress_unfiltered(doc, !encrypt_metadata);
+    Ok((set_id(doc)?, notes))
+}
+
+/// Removes /Crypt filters from every stream (see [`prepare`]); says which were not the
+/// identity filter.
+pub(crate) fn remove_crypt_filters(doc: &mut Document) -> Vec<String> {
+    let mut notes = Vec::new();
+    for (num, (_, o)) in &mut doc.objects {
+        if let Object::Stream(s) = o
+            && let Some(name) = take_crypt_filter(&mut s.dict)
+            && name != "Identity"
+        {
+            notes.push(format!(
+                "stream {num} had a /Crypt filter /{name} in an unencrypted file; it was removed"
+            ));
+        }
+    }
+    notes
+}
+
+/// Streams shorter than this are not worth a compression attempt.
+const MIN_COMPRESS: usize = 64;
+
+/// Compresses (FlateDecode) the streams that have no filter, keeping the result only when
+/// it is smaller: encrypted data does not compress, so this is the last chance, and qpdf
+/// does the same by default (an uncompressed XMP packet or raw image would otherwise make
+/// our output larger than qpdf's). Left alone: streams with /DecodeParms (a predictor
+/// would apply to the new filter), external streams (/F), and metadata streams when
+/// `metadata_plain` (left unencrypted so that other tools can read them, they must stay
+/// unfiltered too). Returns how many were compressed.
+pub fn compress_unfiltered(doc: &mut Document, metadata_plain: bool) -> usize {
+    let mut n = 0;
+    for (_, o) in doc.objects.values_mut() {
+        let Object::Stream(s) = o else { continue };
+        let d = &s.dict;
+        if s.data.len() < MIN_COMPRESS
+            || [&b"Filter"[..], b"DecodeParms", b"F", b"FFilter"]
+                .iter()
+                .any(|k| d.get(k).is_some_and(|v| !matches!(v, Object::Null)))
+            || (metadata_plain && d.has_type(b"Metadata"))
+        {
+            continue;
+        }
+        let z = crate::filters::deflate(&s.data);
+        if z.len() < s.data.len() {
+            s.data = z;
+            s.dict.remove(b"DecodeParms");
+            s.dict.set(b"Filter", Object::Name(b"FlateDecode".to_vec()));
+            n += 1;
+        }
+    }
+    n
+}
+
+/// Declares Adobe extension level 8 (AES-256, revision 6) in the catalog of a file
+/// below PDF 2.0, unless a higher level is declared.
+fn declare_adbe_level_8(doc: &mut Document) {
+    let Some(cat) = catalog_mut(doc) else { return };
+    let mut ext = match cat.get(b"Extensions") {
+        Some(Object::Dict(d)) => d.clone(),
+        _ => Dict::new(),
+    };
+    let level = match ext.get(b"ADBE") {
+        Some(Object::Dict(a)) => a.int(b"ExtensionLevel").unwrap_or(0),
+        _ => 0,
+    };
+    if level < 8 {
+        let mut adbe = Dict::new();
+        adbe.set(b"BaseVersion", Object::Name(b"1.7".to_vec()));
+        adbe.set(b"ExtensionLevel", Object::Int(8));
+        ext.set(b"ADBE", Object::Dict(adbe));
+        cat.set(b"Extensions", Object::Dict(ext));
+    }
+}
+
+/// Sets the trailer's /ID: the input's first element kept (a document's permanent
+/// identifier), the second new; both new when the input had none. Returns the first.
+pub(crate) fn set_id(doc: &mut Document) -> Result<Vec<u8>> {
+    let fresh: [u8; 16] = random::bytes()?;
+    let id0 = match doc.trailer.get(b"ID") {
+        Some(Object::Array(a)) => match a.first() {
+            Some(Object::Str(s, _)) if !s.is_empty() => s.clone(),
+            _ => fresh.to_vec(),
+        },
+        _ => fresh.to_vec(),
+    };
+    let id1 = if id0 == fresh {
+        fresh.to_vec()
+    } else {
+        random::bytes::<16>()?.to_vec()
+    };
+    doc.trailer.set(
+        b"ID",
+        Object::Array(vec![
+            Object::Str(id0.clone(), StrForm::Hex),
+            Object::Str(id1, StrForm::Hex),
+        ]),
+    );
+    Ok(id0)
+}
+
+/// Counts of what [`encrypt_standard`] encrypted.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Counts {
+    /// Strings (outside object streams).
+    pub strings: usize,
+    /// Streams, object streams included.
+    pub streams: usize,
+}
+
+/// Phase 5: encrypts every string and stream of the top-level objects of `p` with
+/// `handler`: strings with /StrF, streams with /StmF, except metadata streams when
+/// /EncryptMetadata is false and the /Contents of signature dictionaries. Object streams
+/// are streams here, so they are encrypted as a whole. Call before the /Encrypt dictionary
+/// is added.
+pub fn encrypt_standard(p: &mut Packed, handler: &Handler) -> Result<Counts> {
+    let enc = &handler.enc;
+    let strf = enc.filter(&enc.strf);
+    let stmf = enc.filter(&enc.stmf);
+    let mut rng = Rng::new();
+    let mut counts = Counts::default();
+    let mut failed: Option<Error> = None;
+    for t in &mut p.objects {
+        let id = t.id();
+        for_strings(&mut t.obj, &mut |s, form| {
+            match handler.encrypt(&strf, id, s, &mut rng) {
+                Ok(c) => {
+                    *s = c;
+                    // Ciphertext is binary: literal form costs ~1% in escapes, hex 100%.
+                    *form = StrForm::Literal;
+                }
+                Err(e) => failed = Some(e),
+            }
+            counts.strings += 1;
+        });
+        if let Some(e) = failed.take() {
+            return Err(e);
+        }
+        if let Object::Stream(s) = &mut t.obj {
+            if s.dict.has_type(b"Metadata") && !enc.encrypt_metadata {
+                continue;
+            }
+            s.data = handler.encrypt(&stmf, id, &s.data, &mut rng)?;
+            counts.streams += 1;
+        }
+    }
+    Ok(counts)
+}
+
+/// Encrypts `input` as `opts` says (all phases; see the module documentation).
+pub fn encrypt(input: &[u8], opts: &Options<'_>) -> Result<Encrypted> {
+    let Cipher::Standard(cipher) = opts.cipher;
+    let Opened {
+        mut doc,
+        auth,
+        mut warnings,
+    } = open(input, opts.input_password)?;
+    let (id0, notes) = prepare(&mut doc, cipher, opts.encrypt_metadata)?;
+    warnings.extend(notes);
+    let new = standard::new_handler(
+        cipher,
+        opts.user_password,
+        opts.owner_password,
+        opts.permissions,
+        opts.encrypt_metadata,
+        &id0,
+    )?;
+    warnings.extend(new.warnings);
+    let layout = Layout::like_input(&doc);
+    let mut packed = writer::pack(doc, layout);
+    let counts = encrypt_standard(&mut packed, &new.handler)?;
+    let enc_ref = packed.add(Object::Dict(new.dict));
+    packed
+        .trailer
+        .set(b"Encrypt", Object::Ref(enc_ref.0, enc_ref.1));
+    let bytes = writer::serialize(&packed);
+    Ok(Encrypted {
+        bytes,
+        warnings,
+        input_auth: auth,
+        strings: counts.strings,
+        streams: counts.streams,
+        objects: packed.object_count(),
+        object_streams: packed.has_object_streams(),
+        xref_stream: packed.xref_stream,
+    })
+}
+
+/// Encrypting an empty-looking input must still say why it fails; used by tests.
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn not_a_pdf_is_an_error() {
+        let o = Options {
+            cipher: Cipher::Standard(StdCipher::Aes256),
+            user_password: "u",
+            owner_password: "o",
+            permissions: -4,
+            encrypt_metadata: true,
+            input_password: None,
+        };
+        assert!(matches!(encrypt(b"hello", &o), Err(Error::NotPdf(_))));
+    }
+}
