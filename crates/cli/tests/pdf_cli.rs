@@ -1669,6 +1669,32 @@ fn encrypt_every_file(cipher: &str, v: i64, r: i64, qpdf_method: Option<&str>) {
                     opt.1
                 );
             }
+            // Pages render as the original's (streams re-compressed from LZW, ASCII85,
+            // RunLength or a weak Flate must decode to the same data): the first page of
+            // every file, every page of the one with six image filters.
+            let pages = if name.contains("6-filters") { 6 } else { 1 };
+            for page in 1..=pages {
+                let pg = page.to_string();
+                let render = |f: &Path, pw: &str| {
+                    run_text(&[
+                        "pdftoppm",
+                        "-upw",
+                        pw,
+                        "-r",
+                        "24",
+                        "-f",
+                        &pg,
+                        "-l",
+                        &pg,
+                        "-gray",
+                        f.to_str().unwrap(),
+                    ])
+                };
+                assert!(
+                    render(&out, UPW) == render(&f, input_pw.as_deref().unwrap_or("")),
+                    "{name}: page {page} renders differently"
+                );
+            }
         }
         if t.qpdf {
             let q = Command::new("qpdf")

@@ -55,6 +55,34 @@ pub struct Document {
 }
 
 impl Document {
+    /// Removes the objects that nothing reaches from the trailer's /Root and /Info (what
+    /// earlier revisions of an incrementally updated file leave behind), as qpdf does when
+    /// it writes a file; returns how many were removed. A stream's /Length does not count
+    /// as a use: the writer writes lengths directly.
+    pub fn drop_unreachable(&mut self) -> usize {
+        let mut seen = BTreeSet::new();
+        let mut todo = BTreeSet::new();
+        for k in [&b"Root"[..], b"Info"] {
+            if let Some(o) = self.trailer.get(k) {
+                collect_refs(o, &mut todo);
+            }
+        }
+        while let Some(n) = todo.pop_first() {
+            if !seen.insert(n) {
+                continue;
+            }
+            if let Some((_, o)) = self.objects.get(&n) {
+                let mut refs = BTreeSet::new();
+                collect_refs(o, &mut refs);
+                todo.extend(refs.into_iter().filter(|r| !seen.contains(r)));
+            }
+        }
+        let before = self.objects.len();
+        self.objects.retain(|n, _| seen.contains(n));
+        self.compressed.retain(|n| seen.contains(n));
+        before - self.objects.len()
+    }
+
     fn warn(&mut self, w: String) {
         if self.warnings.len() < MAX_WARNINGS {
             self.warnings.push(w);

@@ -55,6 +55,7 @@ pub mod filters;
 pub mod info;
 pub mod lexer;
 pub mod object;
+pub mod par;
 pub mod permissions;
 pub mod random;
 pub mod security;

@@ -509,10 +509,13 @@ pub(crate) fn hash_r6(r: i64, pw: &[u8], salt: &[u8], udata: &[u8]) -> [u8; 32] 
     if r == 5 {
         return k0;
     }
-    let mut k: Vec<u8> = k0.to_vec();
+    // K and K1 are derived from the password: wiped when dropped; K1 reuses one buffer.
+    let mut k = Zeroizing::new(Vec::with_capacity(64));
+    k.extend_from_slice(&k0);
+    let mut k1 = Zeroizing::new(Vec::with_capacity(64 * (pw.len() + 64 + udata.len())));
     let mut round = 0u32;
     loop {
-        let mut k1 = Vec::with_capacity(64 * (pw.len() + k.len() + udata.len()));
+        k1.clear();
         for _ in 0..64 {
             k1.extend_from_slice(pw);
             k1.extend_from_slice(&k);
@@ -520,11 +523,12 @@ pub(crate) fn hash_r6(r: i64, pw: &[u8], salt: &[u8], udata: &[u8]) -> [u8; 32] 
         }
         aes128_cbc_encrypt(&k[..16], &k[16..32], &mut k1);
         let sum: u32 = k1[..16].iter().map(|&b| u32::from(b)).sum();
-        k = match sum % 3 {
-            0 => Sha256::digest(&k1).to_vec(),
-            1 => Sha384::digest(&k1).to_vec(),
-            _ => Sha512::digest(&k1).to_vec(),
-        };
+        k.clear();
+        match sum % 3 {
+            0 => k.extend_from_slice(&Sha256::digest(&k1[..])),
+            1 => k.extend_from_slice(&Sha384::digest(&k1[..])),
+            _ => k.extend_from_slice(&Sha512::digest(&k1[..])),
+        }
         let last = u32::from(k1[k1.len() - 1]);
         round += 1;
         if round >= 64 && last <= round - 32 {
@@ -645,8 +649,11 @@ impl Handler {
             ));
         }
         let (u, o) = (&enc.u[..48], &enc.o[..48]);
-        let owner = hash_r6(enc.r, pw, &o[32..40], u) == o[..32];
-        let user = hash_r6(enc.r, pw, &u[32..40], &[]) == u[..32];
+        // The two checks are independent; side by side they cost one hash's time.
+        let (owner, user) = crate::par::join(
+            || hash_r6(enc.r, pw, &o[32..40], u) == o[..32],
+            || hash_r6(enc.r, pw, &u[32..40], &[]) == u[..32],
+        );
         let (ikey, wrapped) = if owner {
             (hash_r6(enc.r, pw, &o[40..48], u), &enc.oe[..32])
         } else if user {

@@ -15,11 +15,11 @@ use zeroize::Zeroizing;
 
 use crate::error::{Error, Result};
 use crate::object::{Dict, Object, StrForm};
-use crate::random;
 use crate::security::{
     EncryptDict, Handler, PAD, aes_cbc_encrypt, aes256_block, file_key_r4, hash_r6, md5,
     pad_password, pdfdoc_bytes, rc4,
 };
+use crate::{par, random};
 
 /// The standard ciphers we write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -126,19 +126,27 @@ pub(crate) fn r6_entries(
     encrypt_metadata: bool,
 ) -> Result<R6Entries> {
     // Algorithm 8: 8 bytes of validation salt and 8 of key salt for the user password.
+    // The two hashes are independent, and so are the owner's two (which need /U): each
+    // pair runs on two threads.
     let salts: [u8; 16] = random::bytes()?;
+    let (check, ikey) = par::join(
+        || hash_r6(6, user, &salts[..8], &[]),
+        || Zeroizing::new(hash_r6(6, user, &salts[8..], &[])),
+    );
     let mut u = [0u8; 48];
-    u[..32].copy_from_slice(&hash_r6(6, user, &salts[..8], &[]));
+    u[..32].copy_from_slice(&check);
     u[32..].copy_from_slice(&salts);
-    let ikey = Zeroizing::new(hash_r6(6, user, &salts[8..], &[]));
     let mut ue = *file_key;
     aes_cbc_encrypt(&ikey[..], &[0u8; 16], &mut ue)?;
     // Algorithm 9: the same for the owner password, with /U mixed in.
     let salts: [u8; 16] = random::bytes()?;
+    let (check, ikey) = par::join(
+        || hash_r6(6, owner, &salts[..8], &u),
+        || Zeroizing::new(hash_r6(6, owner, &salts[8..], &u)),
+    );
     let mut o = [0u8; 48];
-    o[..32].copy_from_slice(&hash_r6(6, owner, &salts[..8], &u));
+    o[..32].copy_from_slice(&check);
     o[32..].copy_from_slice(&salts);
-    let ikey = Zeroizing::new(hash_r6(6, owner, &salts[8..], &u));
     let mut oe = *file_key;
     aes_cbc_encrypt(&ikey[..], &[0u8; 16], &mut oe)?;
     // Algorithm 10: /Perms = AES-256-ECB(P, 0xFFFFFFFF, T|F, "adb", 4 random bytes).

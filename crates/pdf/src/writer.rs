@@ -139,6 +139,9 @@ pub fn pack(doc: Document, layout: Layout) -> Packed {
     }
     let mut next = max_num + 1;
     let mut compressed = Vec::with_capacity(members.len());
+    // Serialise each object stream's members, then compress them (on several threads when
+    // there is much to compress).
+    let mut bodies: Vec<(u32, usize, usize, Vec<u8>)> = Vec::new();
     for chunk in members.chunks(OBJECTS_PER_STREAM) {
         let stm = next;
         next += 1;
@@ -152,10 +155,21 @@ pub fn pack(doc: Document, layout: Layout) -> Packed {
         }
         let first = head.len();
         head.extend_from_slice(&body);
-        let data = filters::deflate(&head);
+        bodies.push((stm, chunk.len(), first, head));
+    }
+    crate::par::chunks(
+        &mut bodies,
+        |b| b.3.len(),
+        |part| {
+            for b in part {
+                b.3 = filters::deflate(&b.3);
+            }
+        },
+    );
+    for (stm, n, first, data) in bodies {
         let mut d = Dict::new();
         d.set(b"Type", Object::Name(b"ObjStm".to_vec()));
-        d.set(b"N", Object::Int(chunk.len() as i64));
+        d.set(b"N", Object::Int(n as i64));
         d.set(b"First", Object::Int(first as i64));
         d.set(b"Filter", Object::Name(b"FlateDecode".to_vec()));
         objects.push(TopObject {
