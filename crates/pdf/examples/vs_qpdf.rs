@@ -3,8 +3,13 @@
 //!
 //! ```sh
 //! cargo build --release -p cipherlab-cli
-//! cargo run --release -p cipherlab-pdf --example vs_qpdf -- [--runs 15] [--dir ../shared/pdf] [--bin target/release/cipherlab]
+//! cargo run --release -p cipherlab-pdf --example vs_qpdf -- [--runs 15] [--dir ../shared/pdf] \
+//!     [--bin target/release/cipherlab] [--synthetic 65000]
 //! ```
+//!
+//! `--synthetic N` adds a generated file of about N objects (pages with a compressed
+//! content stream and a link annotation with a string each, in object streams), the size
+//! of the 65,000-object file the issue mentions; 0 leaves it out.
 //!
 //! For each PDF both commands run as processes (what a user waits for: start-up, reading,
 //! key derivation, encryption, writing), alternating which goes first, after one warm-up
@@ -23,9 +28,9 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use cipherlab_pdf::encrypt::{encrypt_standard, open, prepare};
-use cipherlab_pdf::object::Object;
+use cipherlab_pdf::object::{Dict, Object, StrForm, Stream};
 use cipherlab_pdf::writer::{self, Layout};
-use cipherlab_pdf::{StdCipher, standard};
+use cipherlab_pdf::{Document, StdCipher, standard};
 
 const U: &str = "user-password";
 const O: &str = "owner-password";
@@ -36,6 +41,7 @@ struct Args {
     bin: PathBuf,
     dir: PathBuf,
     runs: usize,
+    synthetic: usize,
 }
 
 fn args() -> Args {
@@ -44,6 +50,7 @@ fn args() -> Args {
         bin: root.join("target/release/cipherlab"),
         dir: root.join("../shared/pdf"),
         runs: 15,
+        synthetic: 65_000,
     };
     let mut it = std::env::args().skip(1);
     while let Some(k) = it.next() {
@@ -52,6 +59,7 @@ fn args() -> Args {
             "--bin" => a.bin = v.into(),
             "--dir" => a.dir = v.into(),
             "--runs" => a.runs = v.parse().expect("--runs N"),
+            "--synthetic" => a.synthetic = v.parse().expect("--synthetic N"),
             _ => panic!("unknown option {k}; see the file's documentation"),
         }
     }
@@ -185,6 +193,93 @@ fn phases(input: &[u8], pw: Option<&str>, runs: usize) -> [Duration; 6] {
     t.map(|mut v| median(&mut v))
 }
 
+/// A PDF of about `n` objects: n/3 pages, each a page dictionary, a Flate content stream
+/// and a link annotation with a /Contents string; object streams and an xref stream.
+fn synthetic(n: usize) -> Vec<u8> {
+    let pages = (n / 3).max(1);
+    let mut objects = std::collections::BTreeMap::new();
+    let name = |s: &str| Object::Name(s.as_bytes().to_vec());
+    let mut kids = Vec::with_capacity(pages);
+    let font = 3u32;
+    let mut f = Dict::new();
+    f.set(b"Type", name("Font"));
+    f.set(b"Subtype", name("Type1"));
+    f.set(b"BaseFont", name("Helvetica"));
+    objects.insert(font, (0u16, Object::Dict(f)));
+    for i in 0..pages as u32 {
+        let (pg, cs, an) = (4 + 3 * i, 5 + 3 * i, 6 + 3 * i);
+        let text = format!(
+            "BT /F1 12 Tf 72 720 Td (Page {i} of a synthetic document: the quick brown fox) Tj \
+             0 -14 Td (jumps over the lazy dog, line two of page {i}) Tj ET"
+        );
+        let mut sd = Dict::new();
+        sd.set(b"Filter", name("FlateDecode"));
+        objects.insert(
+            cs,
+            (
+                0,
+                Object::Stream(Stream {
+                    dict: sd,
+                    data: cipherlab_pdf::filters::deflate(text.as_bytes()),
+                }),
+            ),
+        );
+        let mut a = Dict::new();
+        a.set(b"Type", name("Annot"));
+        a.set(b"Subtype", name("Link"));
+        a.set(
+            b"Rect",
+            Object::Array([72, 700, 300, 720].map(Object::Int).to_vec()),
+        );
+        a.set(
+            b"Contents",
+            Object::Str(format!("Link on page {i}").into_bytes(), StrForm::Literal),
+        );
+        objects.insert(an, (0, Object::Dict(a)));
+        let mut res = Dict::new();
+        let mut fonts = Dict::new();
+        fonts.set(b"F1", Object::Ref(font, 0));
+        res.set(b"Font", Object::Dict(fonts));
+        let mut p = Dict::new();
+        p.set(b"Type", name("Page"));
+        p.set(b"Parent", Object::Ref(2, 0));
+        p.set(
+            b"MediaBox",
+            Object::Array([0, 0, 612, 792].map(Object::Int).to_vec()),
+        );
+        p.set(b"Resources", Object::Dict(res));
+        p.set(b"Contents", Object::Ref(cs, 0));
+        p.set(b"Annots", Object::Array(vec![Object::Ref(an, 0)]));
+        objects.insert(pg, (0, Object::Dict(p)));
+        kids.push(Object::Ref(pg, 0));
+    }
+    let mut pt = Dict::new();
+    pt.set(b"Type", name("Pages"));
+    pt.set(b"Count", Object::Int(pages as i64));
+    pt.set(b"Kids", Object::Array(kids));
+    objects.insert(2, (0, Object::Dict(pt)));
+    let mut cat = Dict::new();
+    cat.set(b"Type", name("Catalog"));
+    cat.set(b"Pages", Object::Ref(2, 0));
+    objects.insert(1, (0, Object::Dict(cat)));
+    let mut trailer = Dict::new();
+    trailer.set(b"Root", Object::Ref(1, 0));
+    let doc = Document {
+        version: "1.7".into(),
+        trailer,
+        objects,
+        compressed: Default::default(),
+        had_object_streams: true,
+        had_xref_stream: true,
+        linearized: false,
+        warnings: Vec::new(),
+        strings_decrypted: 0,
+        streams_decrypted: 0,
+    };
+    let layout = Layout::like_input(&doc);
+    writer::write(doc, layout)
+}
+
 fn main() {
     let a = args();
     assert!(
@@ -217,8 +312,17 @@ fn main() {
     println!("|---|---:|---:|---:|---:|---:|---:|---:|---|");
     let (mut worst_all, mut worst_large, mut worst_size) = (f64::MAX, f64::MAX, 0f64);
     let mut large_files = 0;
-    for (file, pw) in inputs(&a.dir) {
-        let f = a.dir.join(&file);
+    let mut files: Vec<(PathBuf, String, Option<String>)> = inputs(&a.dir)
+        .into_iter()
+        .map(|(f, pw)| (a.dir.join(&f), f, pw))
+        .collect();
+    if a.synthetic > 0 {
+        let name = format!("synthetic-{}-objects.pdf", a.synthetic);
+        let p = tmp.join(&name);
+        std::fs::write(&p, synthetic(a.synthetic)).unwrap();
+        files.push((p, name, None));
+    }
+    for (f, file, pw) in files {
         let input = std::fs::read(&f).unwrap();
         let pw = pw.as_deref();
         run(&mut ours(&a.bin, &f, pw, &out_ours));

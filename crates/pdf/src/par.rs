@@ -6,15 +6,17 @@
 //! - [`chunks`]: per-object work (compressing, encrypting) split into contiguous chunks of
 //!   about equal bytes, one thread each, when there is enough of it to pay for the threads.
 
-/// Runs `a` on a second thread and `b` on this one, and returns both results. If no
-/// thread can be started, `a` runs here after `b`.
+/// Runs `a` on a second thread and `b` on this one, and returns both results.
+///
+/// On a busy machine the second thread may not get a CPU for a while; so when `b` is
+/// done and that thread has not started `a` yet, `a` runs here instead (the thread then
+/// finds nothing to do). We never wait for a thread that has not started.
 pub fn join<A, B, FA, FB>(a: FA, b: FB) -> (A, B)
 where
     A: Send,
     FA: FnOnce() -> A + Send,
     FB: FnOnce() -> B,
 {
-    // `a` sits in a cell so that it is still here if the thread cannot be started.
     let cell = std::sync::Mutex::new(Some(a));
     let take = || cell.lock().ok().and_then(|mut g| g.take());
     std::thread::scope(|s| {
@@ -22,16 +24,16 @@ where
             .spawn_scoped(s, || take().map(|f| f()))
             .ok();
         let rb = b();
-        let ra = match handle.map(|h| h.join()) {
-            Some(Ok(Some(ra))) => Some(ra),
+        // Not started (or no thread): run it here.
+        if let Some(f) = take() {
+            return (f(), rb);
+        }
+        match handle.map(|h| h.join()) {
+            Some(Ok(Some(ra))) => (ra, rb),
             // A panic on the other thread is re-raised here, as if `a` had run here.
             Some(Err(p)) => std::panic::resume_unwind(p),
-            _ => take().map(|f| f()),
-        };
-        match ra {
-            Some(ra) => (ra, rb),
-            // Only if the thread took `a` and returned without running it: impossible.
-            None => std::panic::resume_unwind(Box::new("par::join lost its closure")),
+            // The thread took `a` and returned without running it: impossible.
+            _ => std::panic::resume_unwind(Box::new("par::join lost its closure")),
         }
     })
 }
@@ -46,13 +48,15 @@ pub fn threads_for(work: usize) -> usize {
     if work < PARALLEL_MIN {
         return 1;
     }
-    std::thread::available_parallelism().map_or(1, |n| n.get().min(8))
+    // Asked once: std reads the cgroup files each time.
+    static CPUS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CPUS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get().min(8)))
 }
 
 /// Splits `items` into contiguous chunks of about equal `weight` (at most
 /// [`threads_for`] of the total), runs `f` on each chunk on its own thread (the first on
-/// this one) and returns the results in order. A chunk whose thread cannot be started
-/// runs here.
+/// this one) and returns the results in order. A chunk whose thread has not started when
+/// this thread is done with its own (or cannot be started) runs here.
 pub fn chunks<T, R, W, F>(items: &mut [T], weight: W, f: F) -> Vec<R>
 where
     T: Send,
@@ -101,11 +105,16 @@ where
         if let Some(p) = first {
             out.push(f(p));
         }
+        // Chunks whose thread has not started yet run here (see [`join`]); results keep
+        // their order.
         for (h, c) in handles.into_iter().zip(&cells) {
-            let r = match h.map(|h| h.join()) {
-                Some(Ok(Some(r))) => Some(r),
-                Some(Err(p)) => std::panic::resume_unwind(p),
-                _ => take(c).map(f),
+            let r = match take(c) {
+                Some(p) => Some(f(p)),
+                None => match h.map(|h| h.join()) {
+                    Some(Ok(r)) => r,
+                    Some(Err(p)) => std::panic::resume_unwind(p),
+                    None => None,
+                },
             };
             if let Some(r) = r {
                 out.push(r);
