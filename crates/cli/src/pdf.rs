@@ -28,8 +28,16 @@ enum Command {
     /// Standard security handler, which every PDF reader opens: aes-256 (V 5, R 6, AESV3;
     /// the default), aes-128 (V 4, R 4, AESV2), rc4-128 (V 2, R 3; weak, needs
     /// --allow-weak). Object streams and cross-reference streams are kept, so the output is
-    /// about the size of the input. An encrypted input is decrypted first (give its
-    /// password with --password). The output is written to a temporary file and renamed.
+    /// about the size of the input.
+    ///
+    /// Lightweight ciphers (ascon-aead128, ascon-128, ascon-128a, ascon-80pq, xoodyak,
+    /// isap-a-128a, isap-a-128, isap-k-128a, isap-k-128): every string and stream is
+    /// encrypted and authenticated (docs/pdf-lwc.md); PDF readers cannot open that, so the
+    /// output is a PDF 2.0 wrapper whose page says what it is, the encrypted document
+    /// attached; `cipherlab pdf decrypt` opens it.
+    ///
+    /// An encrypted input is decrypted first (give its password with --password). The
+    /// output is written to a temporary file and renamed.
     Encrypt(EncryptArgs),
 }
 
@@ -67,7 +75,9 @@ struct EncryptArgs {
     /// Where to write the encrypted PDF.
     #[arg(short, long)]
     output: PathBuf,
-    /// aes-256 (default), aes-128, or rc4-128 (weak; needs --allow-weak).
+    /// aes-256 (default), aes-128, rc4-128 (weak; needs --allow-weak), or a lightweight
+    /// cipher: ascon-aead128 (the default LWC), ascon-128, ascon-128a, ascon-80pq, xoodyak,
+    /// isap-a-128a, isap-a-128, isap-k-128a, isap-k-128.
     #[arg(long, default_value = "aes-256")]
     cipher: String,
     /// The password that opens the file (may be empty: the file then opens without one,
@@ -155,6 +165,20 @@ fn to_json(file: &Path, i: &Info) -> Value {
                 .map(|p| String::from_utf8_lossy(p).into_owned()),
         })
     });
+    let wrapper = i.wrapper.as_ref().map(|w| {
+        json!({
+            "name": w.name,
+            "payload_bytes": w.payload_bytes,
+            "subtype": w.subtype,
+            "version": w.version,
+            "cipher": w.cipher,
+            "CFM": w.cfm,
+            "payload_pdf_version": w.payload_version,
+            "P": w.p,
+            "needs_password": w.needs_password,
+            "password": w.password,
+        })
+    });
     json!({
         "file": file.display().to_string(),
         "version": i.version,
@@ -166,6 +190,7 @@ fn to_json(file: &Path, i: &Info) -> Value {
         "xref_rebuilt": i.xref_rebuilt,
         "encrypted": enc.is_some(),
         "encryption": enc,
+        "encrypted_payload": wrapper,
         "warnings": i.warnings,
     })
 }
@@ -274,6 +299,44 @@ fn print_text(file: &Path, i: &Info) {
             }
         }
     }
+    if let Some(w) = &i.wrapper {
+        println!(
+            "encrypted payload: this file is an unencrypted wrapper (ISO 32000-2 7.6.7) around \
+             \"{}\" ({} bytes), cryptographic filter /{}{}",
+            w.name,
+            w.payload_bytes,
+            w.subtype,
+            w.version
+                .as_ref()
+                .map(|v| format!(" version {v}"))
+                .unwrap_or_default()
+        );
+        match (&w.cipher, &w.cfm) {
+            (Some(c), Some(cfm)) => {
+                println!(
+                    "  cipher: {c} (/CFM /{cfm}), every string and stream authenticated; keys \
+                     from the passwords by the revision 6 algorithm; payload PDF {}",
+                    w.payload_version.as_deref().unwrap_or("?")
+                );
+                println!(
+                    "  password needed: {}",
+                    if w.needs_password {
+                        "yes (the empty user password does not open it)"
+                    } else {
+                        "no (the user password is empty)"
+                    }
+                );
+                if let Some(p) = &w.password {
+                    println!("  the given password is the {p} password");
+                }
+                println!(
+                    "  open it with: cipherlab pdf decrypt {} -o OUT.pdf --password PASSWORD",
+                    file.display()
+                );
+            }
+            _ => println!("  cipherlab does not know this cryptographic filter"),
+        }
+    }
     for w in &i.warnings {
         println!("warning: {w}");
     }
@@ -290,9 +353,17 @@ fn decrypt(a: &DecryptArgs) -> anyhow::Result<ExitCode> {
     for w in &d.warnings {
         eprintln!("warning: {w}");
     }
-    let how = match &d.auth {
-        None => "was not encrypted; rewritten".to_string(),
-        Some(au) => format!(
+    let how = match (&d.auth, d.lwc) {
+        (None, _) => "was not encrypted; rewritten".to_string(),
+        (Some(au), Some(c)) => format!(
+            "(a wrapper around an encrypted payload, {}) authenticated and decrypted with the {} password \
+             ({} strings, {} streams, every one authenticated)",
+            c.name(),
+            if au.owner { "owner" } else { "user" },
+            d.strings,
+            d.streams
+        ),
+        (Some(au), None) => format!(
             "decrypted with the {} password ({} strings, {} streams)",
             if au.owner { "owner" } else { "user" },
             d.strings,
@@ -317,12 +388,14 @@ fn encrypt(a: &EncryptArgs) -> anyhow::Result<ExitCode> {
     use cipherlab_pdf::{Cipher, Options};
     let Some(cipher) = Cipher::parse(&a.cipher) else {
         anyhow::bail!(
-            "unknown --cipher {:?}; the PDF ciphers are aes-256 (default), aes-128 and rc4-128",
-            a.cipher
+            "unknown --cipher {:?}; the PDF ciphers are {} (aes-256 is the default)",
+            a.cipher,
+            Cipher::names().join(", ")
         );
     };
-    let Cipher::Standard(std) = cipher;
-    if std.weak() {
+    if let Cipher::Standard(std) = cipher
+        && std.weak()
+    {
         if !a.allow_weak {
             anyhow::bail!(
                 "{} is weak: RC4 is broken and PDF 2.0 deprecates it; use aes-256 (or aes-128 \
@@ -354,7 +427,6 @@ fn encrypt(a: &EncryptArgs) -> anyhow::Result<ExitCode> {
     for w in &e.warnings {
         eprintln!("warning: {w}");
     }
-    let (v, r) = std.v_r();
     let input = match &e.input_auth {
         None => String::new(),
         Some(au) => format!(
@@ -362,21 +434,39 @@ fn encrypt(a: &EncryptArgs) -> anyhow::Result<ExitCode> {
             if au.owner { "owner" } else { "user" }
         ),
     };
+    let how = match cipher {
+        Cipher::Standard(std) => {
+            let (v, r) = std.v_r();
+            format!("{} (V {v}, R {r})", std.name())
+        }
+        Cipher::Lwc(c) => format!(
+            "{} (authenticated, /{} crypt filter /{})",
+            c.name(),
+            cipherlab_pdf::lwc::HANDLER,
+            c.cfm()
+        ),
+    };
+    let layout = match (e.object_streams, e.xref_stream) {
+        (true, _) => ", object streams and a cross-reference stream",
+        (false, true) => ", cross-reference stream",
+        _ => ", cross-reference table",
+    };
+    let wrapped = match e.payload_bytes {
+        Some(n) => format!(
+            "; a PDF 2.0 wrapper around the {n}-byte encrypted document: readers show its cover \
+             page, `cipherlab pdf decrypt` opens it"
+        ),
+        None => String::new(),
+    };
     eprintln!(
-        "{}{input} encrypted with {} (V {v}, R {r}): {} strings, {} streams; wrote {} ({} \
-         bytes, {} objects{})",
+        "{}{input} encrypted with {how}: {} strings, {} streams; wrote {} ({} bytes, {} \
+         objects{layout}){wrapped}",
         a.file.display(),
-        std.name(),
         e.strings,
         e.streams,
         a.output.display(),
         e.bytes.len(),
         e.objects,
-        match (e.object_streams, e.xref_stream) {
-            (true, _) => ", object streams and a cross-reference stream",
-            (false, true) => ", cross-reference stream",
-            _ => ", cross-reference table",
-        }
     );
     Ok(ExitCode::SUCCESS)
 }

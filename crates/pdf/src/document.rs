@@ -240,7 +240,7 @@ impl<'a> Pdf<'a> {
 
     /// Parses the top-level object `num` at `offset`; if it is not there, looks for it by
     /// scanning. Indirect /Length values are resolved when they are top-level integers.
-    fn object_at(&self, num: u32, offset: usize) -> Result<(ObjId, Object)> {
+    pub(crate) fn object_at(&self, num: u32, offset: usize) -> Result<(ObjId, Object)> {
         let lengths = |id: ObjId| self.int_object(id);
         let first = indirect_object(self.buf, offset, &lengths);
         match first {

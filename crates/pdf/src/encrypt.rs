@@ -19,11 +19,13 @@
 use crate::document::{Document, Pdf, for_strings, take_crypt_filter};
 use crate::error::{Error, Result};
 use crate::filters;
+use crate::lwc::{self, LwcCipher};
 use crate::object::{Dict, Object, StrForm, Stream};
 use crate::par;
 use crate::random::{self, Rng};
 use crate::security::{Auth, Handler};
 use crate::standard::{self, StdCipher};
+use crate::wrapper;
 use crate::writer::{self, Layout, Packed, TopObject, version_key};
 
 /// What to encrypt with.
@@ -31,6 +33,9 @@ use crate::writer::{self, Layout, Packed, TopObject, version_key};
 pub enum Cipher {
     /// A cipher of the Standard security handler, which every reader opens.
     Standard(StdCipher),
+    /// A lightweight AEAD as an authenticated crypt filter ([`crate::lwc`]), the document
+    /// carried in an unencrypted wrapper ([`crate::wrapper`]).
+    Lwc(LwcCipher),
 }
 
 impl Cipher {
@@ -38,12 +43,24 @@ impl Cipher {
     pub fn name(self) -> &'static str {
         match self {
             Cipher::Standard(c) => c.name(),
+            Cipher::Lwc(c) => c.name(),
         }
     }
 
-    /// The cipher called `name` (`aes-256`, `aes-128`, `rc4-128`).
+    /// The cipher called `name` (`aes-256`, `aes-128`, `rc4-128`, `ascon-aead128`, ...).
     pub fn parse(name: &str) -> Option<Cipher> {
-        StdCipher::parse(name).map(Cipher::Standard)
+        StdCipher::parse(name)
+            .map(Cipher::Standard)
+            .or_else(|| LwcCipher::parse(name).map(Cipher::Lwc))
+    }
+
+    /// Every cipher's name, the standard ones first.
+    pub fn names() -> Vec<&'static str> {
+        StdCipher::ALL
+            .iter()
+            .map(|c| c.name())
+            .chain(LwcCipher::ALL.iter().map(|c| c.name()))
+            .collect()
     }
 }
 
@@ -85,6 +102,8 @@ pub struct Encrypted {
     pub object_streams: bool,
     /// The output has a cross-reference stream.
     pub xref_stream: bool,
+    /// For a lightweight cipher: the size of the encrypted payload inside the wrapper.
+    pub payload_bytes: Option<usize>,
 }
 
 /// A parsed input: the document, decrypted if it was encrypted.
@@ -94,13 +113,18 @@ pub struct Opened {
     pub doc: Document,
     /// How it was opened, if it was encrypted.
     pub auth: Option<Auth>,
+    /// The input was a wrapper around a payload with this lightweight cipher.
+    pub lwc: Option<LwcCipher>,
+    /// The input's /P, if it was encrypted.
+    pub p: Option<i32>,
     /// Repairs and remarks.
     pub warnings: Vec<String>,
 }
 
 /// Phase 1: parses `input`; an encrypted input is decrypted with `password` (the empty
 /// user password when `None`), and refused with [`Error::PasswordRequired`] when that
-/// does not open it.
+/// does not open it. A wrapper document around an LWC payload ([`crate::wrapper`]) is
+/// opened as the payload (every object authenticated: [`crate::lwc::open`]).
 pub fn open(input: &[u8], password: Option<&str>) -> Result<Opened> {
     let pdf = Pdf::parse(input)?;
     let (handler, auth) = match pdf.authenticate(password)? {
@@ -108,27 +132,60 @@ pub fn open(input: &[u8], password: Option<&str>) -> Result<Opened> {
         None => (None, None),
     };
     let doc = pdf.load(handler.as_ref())?;
-    let mut warnings = doc.warnings.clone();
-    if let (Some(h), Some(a)) = (&handler, &auth)
-        && !a.owner
+    if handler.is_none()
+        && let Some(payload) = wrapper::find(&doc)?
     {
-        let denied: Vec<&str> = crate::permissions::permissions(h.enc.p)
-            .into_iter()
-            .filter(|p| !p.1)
-            .map(|p| p.0)
-            .collect();
-        if !denied.is_empty() {
-            warnings.push(format!(
-                "the input was opened with its user password, and its owner had denied: {}; \
-                 the new file's permissions are those of --permissions",
-                denied.join(", ")
-            ));
+        if payload.subtype != lwc::HANDLER {
+            return Err(Error::Unsupported(format!(
+                "this is a wrapper around a document encrypted with the cryptographic filter \
+                 /{}{}, which cipherlab does not know (it knows /{})",
+                payload.subtype,
+                payload
+                    .version
+                    .as_ref()
+                    .map(|v| format!(" version {v}"))
+                    .unwrap_or_default(),
+                lwc::HANDLER
+            )));
         }
+        let o = lwc::open::decrypt_payload(&payload.bytes, password)?;
+        return Ok(Opened {
+            warnings: o.doc.warnings.clone(),
+            doc: o.doc,
+            auth: Some(o.auth),
+            lwc: Some(o.cipher),
+            p: None,
+        });
     }
     Ok(Opened {
+        warnings: doc.warnings.clone(),
         doc,
+        lwc: None,
+        p: handler.as_ref().map(|h| h.enc.p),
         auth,
-        warnings,
+    })
+}
+
+/// A remark for re-encrypting an input opened with its user password only, whose owner
+/// had denied permissions: the new file's permissions are the caller's.
+fn user_only_remark(o: &Opened) -> Option<String> {
+    let (Some(a), Some(p)) = (&o.auth, o.p) else {
+        return None;
+    };
+    if a.owner {
+        return None;
+    }
+    let denied: Vec<&str> = crate::permissions::permissions(p)
+        .into_iter()
+        .filter(|p| !p.1)
+        .map(|p| p.0)
+        .collect();
+    (!denied.is_empty()).then(|| {
+        format!(
+            "the input was opened with its user password, and its owner had denied: {}; the \
+             new file's permissions are those of --permissions",
+            denied.join(", ")
+        )
     })
 }
 
@@ -410,12 +467,26 @@ pub(crate) fn weight(t: &TopObject) -> usize {
 
 /// Encrypts `input` as `opts` says (all phases; see the module documentation).
 pub fn encrypt(input: &[u8], opts: &Options<'_>) -> Result<Encrypted> {
-    let Cipher::Standard(cipher) = opts.cipher;
+    let cipher = match opts.cipher {
+        Cipher::Standard(c) => c,
+        Cipher::Lwc(c) => return encrypt_lwc(input, c, opts),
+    };
+    if !opts.encrypt_metadata && cipher == StdCipher::Rc4_128 {
+        return Err(Error::Invalid(
+            "rc4-128 (revision 3) always encrypts metadata; EncryptMetadata false needs aes-128 \
+             or aes-256"
+                .into(),
+        ));
+    }
+    let opened = open(input, opts.input_password)?;
+    let remark = user_only_remark(&opened);
     let Opened {
         mut doc,
         auth,
         mut warnings,
-    } = open(input, opts.input_password)?;
+        ..
+    } = opened;
+    warnings.extend(remark);
     let (id0, notes) = prepare(&mut doc, cipher, opts.encrypt_metadata)?;
     warnings.extend(notes);
     let new = standard::new_handler(
@@ -444,6 +515,69 @@ pub fn encrypt(input: &[u8], opts: &Options<'_>) -> Result<Encrypted> {
         objects: packed.object_count(),
         object_streams: packed.has_object_streams(),
         xref_stream: packed.xref_stream,
+        payload_bytes: None,
+    })
+}
+
+/// Phase 2 for a lightweight cipher: as [`prepare`] (without the version and extension
+/// changes: the payload is read by cipherlab only), and every generation made 0 so that
+/// everything but streams goes into (encrypted) object streams.
+pub fn prepare_lwc(doc: &mut Document) -> Result<Vec<String>> {
+    let notes = remove_crypt_filters(doc);
+    doc.drop_unreachable();
+    lwc::seal::normalize_generations(doc);
+    compress_streams(doc, false);
+    set_id(doc)?;
+    Ok(notes)
+}
+
+/// Encrypts with a lightweight cipher: the payload (every string and stream sealed, the
+/// manifest), wrapped in an unencrypted PDF 2.0 document.
+fn encrypt_lwc(input: &[u8], cipher: LwcCipher, opts: &Options<'_>) -> Result<Encrypted> {
+    if !opts.encrypt_metadata {
+        return Err(Error::Invalid(format!(
+            "{} encrypts everything, metadata too: --no-encrypt-metadata is for aes-128 and \
+             aes-256",
+            cipher.name()
+        )));
+    }
+    let opened = open(input, opts.input_password)?;
+    let remark = user_only_remark(&opened);
+    let Opened {
+        mut doc,
+        auth,
+        mut warnings,
+        ..
+    } = opened;
+    warnings.extend(remark);
+    warnings.extend(prepare_lwc(&mut doc)?);
+    let (keys, enc) = lwc::keys::LwcKeys::create(
+        cipher,
+        opts.user_password,
+        opts.owner_password,
+        opts.permissions,
+        lwc::keys::id_bytes(&doc.trailer),
+    )?;
+    if opts.user_password == opts.owner_password {
+        warnings.push(
+            "the user and owner passwords are the same: whoever opens the file is its owner".into(),
+        );
+    }
+    let mut packed = writer::pack(doc, lwc::seal::LAYOUT);
+    let (strings, streams) = lwc::seal::seal_objects(&mut packed, &keys)?;
+    lwc::seal::finish(&mut packed, &keys, enc)?;
+    let payload = writer::serialize(&packed);
+    let bytes = wrapper::wrap(&payload, cipher)?;
+    Ok(Encrypted {
+        bytes,
+        warnings,
+        input_auth: auth,
+        strings,
+        streams,
+        objects: packed.object_count(),
+        object_streams: true,
+        xref_stream: true,
+        payload_bytes: Some(payload.len()),
     })
 }
 

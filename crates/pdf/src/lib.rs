@@ -54,12 +54,14 @@ pub mod error;
 pub mod filters;
 pub mod info;
 pub mod lexer;
+pub mod lwc;
 pub mod object;
 pub mod par;
 pub mod permissions;
 pub mod random;
 pub mod security;
 pub mod standard;
+pub mod wrapper;
 pub mod writer;
 pub mod xref;
 
@@ -69,6 +71,7 @@ pub use document::{Document, Pdf};
 pub use encrypt::{Cipher, Encrypted, Options, encrypt};
 pub use error::{Error, Result};
 pub use info::{Info, info};
+pub use lwc::LwcCipher;
 pub use security::{Auth, Handler, PasswordKind};
 pub use standard::StdCipher;
 
@@ -79,9 +82,11 @@ pub struct Decrypted {
     pub bytes: Vec<u8>,
     /// Which password opened it (`None`: the input was not encrypted).
     pub auth: Option<Auth>,
+    /// The input was a wrapper around a payload encrypted with this lightweight cipher.
+    pub lwc: Option<LwcCipher>,
     /// Repairs and oddities met while reading.
     pub warnings: Vec<String>,
-    /// Number of strings and streams decrypted.
+    /// Number of strings decrypted.
     pub strings: usize,
     /// Streams decrypted.
     pub streams: usize,
@@ -92,17 +97,18 @@ pub struct Decrypted {
 }
 
 /// Decrypts `input` with `password` (the empty user password when `None`) and writes it
-/// as an unencrypted PDF. An unencrypted input is rewritten the same way.
+/// as an unencrypted PDF. An unencrypted input is rewritten the same way; a wrapper
+/// document around an LWC payload gives the payload's document, every object of it
+/// authenticated first.
 pub fn decrypt(input: &[u8], password: Option<&str>) -> Result<Decrypted> {
-    let pdf = Pdf::parse(input)?;
-    let auth = pdf.authenticate(password)?;
-    let (handler, auth) = match auth {
-        Some((h, a)) => (Some(h), Some(a)),
-        None => (None, None),
-    };
-    let doc = pdf.load(handler.as_ref())?;
-    let mut warnings = doc.warnings.clone();
-    if auth.as_ref().is_some_and(|a| a.perms_ok == Some(false)) {
+    let encrypt::Opened {
+        doc,
+        auth,
+        lwc,
+        mut warnings,
+        ..
+    } = encrypt::open(input, password)?;
+    if lwc.is_none() && auth.as_ref().is_some_and(|a| a.perms_ok == Some(false)) {
         warnings.push(
             "/Perms does not match /P and /EncryptMetadata: the permissions were altered".into(),
         );
@@ -113,6 +119,7 @@ pub fn decrypt(input: &[u8], password: Option<&str>) -> Result<Decrypted> {
     Ok(Decrypted {
         bytes,
         auth,
+        lwc,
         warnings,
         strings,
         streams,
