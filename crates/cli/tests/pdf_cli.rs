@@ -629,7 +629,71 @@ fn hostile(name: &str, bytes: &[u8], password: Option<&str>) -> (Output, Option<
     let o = cl(&a);
     assert_clean(&o, &format!("{name} (decrypt)"));
     let bytes = o.status.success().then(|| std::fs::read(&out).unwrap());
+    hostile_encrypt(name, &f, password, bytes.as_deref(), &stderr(&o));
     (o, bytes)
+}
+
+/// The same hostile input through `pdf encrypt`, standard and lightweight: a clean end
+/// either way; it succeeds exactly when decryption did (both read the input the same
+/// way), and what it writes decrypts to the same text as decryption gave.
+fn hostile_encrypt(name: &str, f: &Path, password: Option<&str>, plain: Option<&[u8]>, why: &str) {
+    let dir = f.parent().unwrap();
+    let e = dir.join("e.pdf");
+    let back = dir.join("back.pdf");
+    for cipher in ["aes-256", "ascon-aead128"] {
+        let mut a = vec![
+            "pdf",
+            "encrypt",
+            f.to_str().unwrap(),
+            "-o",
+            e.to_str().unwrap(),
+            "--cipher",
+            cipher,
+            "--user-password",
+            "hu",
+            "--owner-password",
+            "ho",
+            "--force",
+        ];
+        if let Some(p) = password {
+            a.extend(["--password", p]);
+        }
+        let o = cl(&a);
+        let what = format!("{name} (encrypt {cipher})");
+        assert_clean(&o, &what);
+        let Some(plain) = plain else {
+            assert!(
+                !o.status.success(),
+                "{what}: decryption refused ({why}) but encryption went ahead"
+            );
+            continue;
+        };
+        assert!(o.status.success(), "{what}: {}", stderr(&o));
+        let d = cl(&[
+            "pdf",
+            "decrypt",
+            e.to_str().unwrap(),
+            "-o",
+            back.to_str().unwrap(),
+            "--password",
+            "hu",
+            "--force",
+        ]);
+        assert!(
+            d.status.success(),
+            "{what}: our output does not decrypt: {}",
+            stderr(&d)
+        );
+        if let (Some(want), Some(got)) = (
+            text_of(plain, None),
+            text_of(&std::fs::read(&back).unwrap(), None),
+        ) {
+            assert!(
+                want == got,
+                "{what}: text differs from what decryption gave"
+            );
+        }
+    }
 }
 
 fn expect_error(name: &str, bytes: &[u8], password: Option<&str>, words: &[&str]) {

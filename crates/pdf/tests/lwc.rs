@@ -422,3 +422,120 @@ fn every_shared_pdf_round_trips_and_resists_tampering() {
         LwcCipher::ALL.len()
     );
 }
+
+/// `hay` with the last `from` replaced by `to`.
+fn replace_last(hay: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
+    let i = hay
+        .windows(from.len())
+        .rposition(|w| w == from)
+        .unwrap_or_else(|| panic!("{} not found", String::from_utf8_lossy(from)));
+    let mut v = hay[..i].to_vec();
+    v.extend_from_slice(to);
+    v.extend_from_slice(&hay[i + from.len()..]);
+    v
+}
+
+fn err_of(wrapped: &[u8]) -> String {
+    match cipherlab_pdf::decrypt(wrapped, Some(U)) {
+        Ok(_) => panic!("decrypted"),
+        Err(e) => e.to_string(),
+    }
+}
+
+/// Hostile wrappers and payloads: a correct result or an error naming the problem.
+#[test]
+fn hostile_wrappers_and_payloads() {
+    let input = data("r6-aes-256.pdf");
+    let c = LwcCipher::AsconAead128;
+    let w = encrypt(&input, Some("user"), c);
+    let payload = payload_of(&w);
+    let wrap = |p: &[u8]| wrapper::wrap(p, c).unwrap();
+    let mut n = 0;
+    // Another cryptographic filter in /EP: named in the error. (Edits of the wrapper keep
+    // lengths, so that its cross-reference table stays right.)
+    let e = err_of(&replace_last(
+        &w,
+        b"/Subtype/CipherlabAEAD",
+        b"/Subtype/SomeoneElse12",
+    ));
+    assert!(e.contains("/SomeoneElse12"), "{e}");
+    // No /EF, no /EP.
+    let e = err_of(&replace_last(&w, b"/EF<<", b"/XX<<"));
+    assert!(e.contains("/EF"), "{e}");
+    let e = err_of(&replace_last(&w, b"/EP<<", b"/XP<<"));
+    assert!(e.contains("/EP"), "{e}");
+    n += 3;
+    // Payload /Encrypt: another handler, an unknown /CFM, an indirect /CF, /Identity.
+    for (from, to, words) in [
+        (
+            &b"/Filter/CipherlabAEAD"[..],
+            &b"/Filter/Standard     "[..],
+            "/CipherlabAEAD",
+        ),
+        (
+            b"/CFM/AsconAEAD128",
+            b"/CFM/AsconAEAD999",
+            "/CFM /AsconAEAD999",
+        ),
+        (b"/StrF/AEAD", b"/StrF/Iden", "/Identity"),
+    ] {
+        let e = err_of(&wrap(&replace_last(&payload, from, to)));
+        assert!(e.contains(words), "{}: {e}", String::from_utf8_lossy(to));
+        n += 1;
+    }
+    // An indirect /CF (an object that does not even exist): our own format has it direct.
+    let cf = b"/CF<</AEAD<</Type/CryptFilter/CFM/AsconAEAD128/AuthEvent/DocOpen>>>>";
+    let mut to = b"/CF 999 0 R".to_vec();
+    to.resize(cf.len(), b' '); // same length: the offsets after it stay right
+    let e = err_of(&wrap(&replace_last(&payload, cf, &to)));
+    assert!(e.contains("/CF"), "{e}");
+    n += 1;
+    // A wrong startxref: a payload is never repaired.
+    let sx = payload
+        .windows(10)
+        .rposition(|w| w == b"startxref\n")
+        .unwrap();
+    let mut d = payload[..sx].to_vec();
+    d.extend_from_slice(b"startxref\n17\n%%EOF\n");
+    let e = err_of(&wrap(&d));
+    assert!(e.contains("cross-reference"), "{e}");
+    // The /ID removed from the trailer: every object is bound to it.
+    let i = payload.windows(4).rposition(|w| w == b"/ID[").unwrap();
+    let j = i + payload[i..].iter().position(|&b| b == b']').unwrap() + 1;
+    let mut d = payload.clone();
+    d[i..j].fill(b' ');
+    let e = err_of(&wrap(&d));
+    assert!(e.contains("authentication failed"), "{e}");
+    n += 2;
+    // The /Encrypt dictionary made direct in the payload's trailer: its old object is then
+    // a plaintext dictionary outside the object streams, and named as such.
+    let pdf = Pdf::parse(&payload).unwrap();
+    let Some(Object::Ref(en, _)) = pdf.xref.trailer.get(b"Encrypt") else {
+        panic!()
+    };
+    let Object::Dict(ed) = pdf.top_object((*en, 0)).unwrap() else {
+        panic!()
+    };
+    let mut direct = b"/Encrypt".to_vec();
+    write_dict(&mut direct, &ed);
+    let d = replace_last(&payload, format!("/Encrypt {en} 0 R").as_bytes(), &direct);
+    let e = err_of(&wrap(&d));
+    assert!(
+        e.contains(&format!("object {en} 0 is a plaintext dictionary")),
+        "{e}"
+    );
+    n += 1;
+    // The payload replaced by an unencrypted PDF, by garbage, by nothing.
+    let e = err_of(&wrap(&input[..0]));
+    assert!(!e.is_empty());
+    let e = err_of(&wrap(
+        &cipherlab_pdf::decrypt(&input, Some("user")).unwrap().bytes,
+    ));
+    assert!(e.contains("no /Encrypt"), "{e}");
+    let e = err_of(&wrap(b"%PDF-1.7\ngarbage"));
+    assert!(!e.is_empty());
+    n += 3;
+    println!(
+        "lwc hostile wrappers and payloads: {n} cases, each a correct result or a clear error"
+    );
+}

@@ -69,7 +69,7 @@ pub fn encrypt_dict(pdf: &Pdf<'_>) -> Result<(LwcDict, Option<u32>)> {
 }
 
 /// One top-level stream, decrypted in place; returns its strings count and its tag.
-fn open_stream(
+pub(crate) fn open_stream(
     keys: &LwcKeys,
     c: &mut dyn cipherlab_ciphers::Cipher,
     id: (u32, u16),
