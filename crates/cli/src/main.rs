@@ -49,7 +49,7 @@ enum Command {
     /// Decrypt a cipherlab container; plaintext is released chunk by chunk, each only
     /// after it verified. Exit codes as for encrypt.
     Decrypt(decrypt::Args),
-    /// PDF files: `info` (encryption, permissions, passwords) and `decrypt`.
+    /// PDF files: `info` (encryption, permissions, passwords), `encrypt` and `decrypt`.
     Pdf(pdf::Args),
     /// The measuring lab: run the studies (all, or those named), store the results,
     /// print rankings and the papers' figures beside ours.

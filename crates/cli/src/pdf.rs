@@ -23,6 +23,22 @@ enum Command {
     /// Decrypt a PDF (Standard security handler, R2 to R6) with its user or owner
     /// password and write it unencrypted.
     Decrypt(DecryptArgs),
+    /// Encrypt a PDF with a user and an owner password.
+    ///
+    /// Standard security handler, which every PDF reader opens: aes-256 (V 5, R 6, AESV3;
+    /// the default), aes-128 (V 4, R 4, AESV2), rc4-128 (V 2, R 3; weak, needs
+    /// --allow-weak). Object streams and cross-reference streams are kept, so the output is
+    /// about the size of the input.
+    ///
+    /// Lightweight ciphers (ascon-aead128, ascon-128, ascon-128a, ascon-80pq, xoodyak,
+    /// isap-a-128a, isap-a-128, isap-k-128a, isap-k-128): every string and stream is
+    /// encrypted and authenticated (docs/pdf-lwc.md); PDF readers cannot open that, so the
+    /// output is a PDF 2.0 wrapper whose page says what it is, the encrypted document
+    /// attached; `cipherlab pdf decrypt` opens it.
+    ///
+    /// An encrypted input is decrypted first (give its password with --password). The
+    /// output is written to a temporary file and renamed.
+    Encrypt(EncryptArgs),
 }
 
 #[derive(clap::Args)]
@@ -52,11 +68,52 @@ struct DecryptArgs {
     force: bool,
 }
 
+#[derive(clap::Args)]
+struct EncryptArgs {
+    /// The PDF file to encrypt.
+    file: PathBuf,
+    /// Where to write the encrypted PDF.
+    #[arg(short, long)]
+    output: PathBuf,
+    /// aes-256 (default), aes-128, rc4-128 (weak; needs --allow-weak), or a lightweight
+    /// cipher: ascon-aead128 (the default LWC), ascon-128, ascon-128a, ascon-80pq, xoodyak,
+    /// isap-a-128a, isap-a-128, isap-k-128a, isap-k-128.
+    #[arg(long, default_value = "aes-256")]
+    cipher: String,
+    /// The password that opens the file (may be empty: the file then opens without one,
+    /// and the permissions apply).
+    #[arg(long, value_name = "U")]
+    user_password: String,
+    /// The owner password: opens the file with every permission. Must not be empty.
+    #[arg(long, value_name = "O")]
+    owner_password: String,
+    /// What the user password allows: `all` (default), `none`, or a comma-separated list
+    /// of print, modify, copy, annotate, fill-forms, extract-accessibility, assemble,
+    /// print-high-quality; `-word` denies (`-modify,-copy`: all but those). Readers
+    /// enforce permissions; encryption does not.
+    #[arg(long, default_value = "all", value_name = "LIST")]
+    permissions: String,
+    /// Leave metadata streams (XMP) unencrypted, for search engines and catalogues
+    /// (/EncryptMetadata false; aes-128 and aes-256 only).
+    #[arg(long)]
+    no_encrypt_metadata: bool,
+    /// The user or owner password of an encrypted input (decrypted before encrypting).
+    #[arg(long)]
+    password: Option<String>,
+    /// Allow a weak cipher (rc4-128): only for readers too old for AES.
+    #[arg(long)]
+    allow_weak: bool,
+    /// Replace OUTPUT if it exists.
+    #[arg(long)]
+    force: bool,
+}
+
 /// Runs `cipherlab pdf`.
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     match &args.command {
         Command::Info(a) => info(a),
         Command::Decrypt(a) => decrypt(a),
+        Command::Encrypt(a) => encrypt(a),
     }
 }
 
@@ -108,6 +165,20 @@ fn to_json(file: &Path, i: &Info) -> Value {
                 .map(|p| String::from_utf8_lossy(p).into_owned()),
         })
     });
+    let wrapper = i.wrapper.as_ref().map(|w| {
+        json!({
+            "name": w.name,
+            "payload_bytes": w.payload_bytes,
+            "subtype": w.subtype,
+            "version": w.version,
+            "cipher": w.cipher,
+            "CFM": w.cfm,
+            "payload_pdf_version": w.payload_version,
+            "P": w.p,
+            "needs_password": w.needs_password,
+            "password": w.password,
+        })
+    });
     json!({
         "file": file.display().to_string(),
         "version": i.version,
@@ -119,6 +190,7 @@ fn to_json(file: &Path, i: &Info) -> Value {
         "xref_rebuilt": i.xref_rebuilt,
         "encrypted": enc.is_some(),
         "encryption": enc,
+        "encrypted_payload": wrapper,
         "warnings": i.warnings,
     })
 }
@@ -227,6 +299,44 @@ fn print_text(file: &Path, i: &Info) {
             }
         }
     }
+    if let Some(w) = &i.wrapper {
+        println!(
+            "encrypted payload: this file is an unencrypted wrapper (ISO 32000-2 7.6.7) around \
+             \"{}\" ({} bytes), cryptographic filter /{}{}",
+            w.name,
+            w.payload_bytes,
+            w.subtype,
+            w.version
+                .as_ref()
+                .map(|v| format!(" version {v}"))
+                .unwrap_or_default()
+        );
+        match (&w.cipher, &w.cfm) {
+            (Some(c), Some(cfm)) => {
+                println!(
+                    "  cipher: {c} (/CFM /{cfm}), every string and stream authenticated; keys \
+                     from the passwords by the revision 6 algorithm; payload PDF {}",
+                    w.payload_version.as_deref().unwrap_or("?")
+                );
+                println!(
+                    "  password needed: {}",
+                    if w.needs_password {
+                        "yes (the empty user password does not open it)"
+                    } else {
+                        "no (the user password is empty)"
+                    }
+                );
+                if let Some(p) = &w.password {
+                    println!("  the given password is the {p} password");
+                }
+                println!(
+                    "  open it with: cipherlab pdf decrypt {} -o OUT.pdf --password PASSWORD",
+                    file.display()
+                );
+            }
+            _ => println!("  cipherlab does not know this cryptographic filter"),
+        }
+    }
     for w in &i.warnings {
         println!("warning: {w}");
     }
@@ -243,9 +353,17 @@ fn decrypt(a: &DecryptArgs) -> anyhow::Result<ExitCode> {
     for w in &d.warnings {
         eprintln!("warning: {w}");
     }
-    let how = match &d.auth {
-        None => "was not encrypted; rewritten".to_string(),
-        Some(au) => format!(
+    let how = match (&d.auth, d.lwc) {
+        (None, _) => "was not encrypted; rewritten".to_string(),
+        (Some(au), Some(c)) => format!(
+            "(a wrapper around an encrypted payload, {}) authenticated and decrypted with the {} password \
+             ({} strings, {} streams, every one authenticated)",
+            c.name(),
+            if au.owner { "owner" } else { "user" },
+            d.strings,
+            d.streams
+        ),
+        (Some(au), None) => format!(
             "decrypted with the {} password ({} strings, {} streams)",
             if au.owner { "owner" } else { "user" },
             d.strings,
@@ -262,6 +380,93 @@ fn decrypt(a: &DecryptArgs) -> anyhow::Result<ExitCode> {
             (false, true) => ", cross-reference stream",
             _ => ", cross-reference table",
         }
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn encrypt(a: &EncryptArgs) -> anyhow::Result<ExitCode> {
+    use cipherlab_pdf::{Cipher, Options};
+    let Some(cipher) = Cipher::parse(&a.cipher) else {
+        anyhow::bail!(
+            "unknown --cipher {:?}; the PDF ciphers are {} (aes-256 is the default)",
+            a.cipher,
+            Cipher::names().join(", ")
+        );
+    };
+    if let Cipher::Standard(std) = cipher
+        && std.weak()
+    {
+        if !a.allow_weak {
+            anyhow::bail!(
+                "{} is weak: RC4 is broken and PDF 2.0 deprecates it; use aes-256 (or aes-128 \
+                 for readers older than Acrobat X), or add --allow-weak to write it anyway",
+                std.name()
+            );
+        }
+        eprintln!(
+            "warning: {} is weak (RC4 is broken): the file is protected against casual \
+             readers only",
+            std.name()
+        );
+    }
+    let permissions = cipherlab_pdf::permissions::parse(&a.permissions)?;
+    let buf = read(&a.file)?;
+    if !a.force && a.output.exists() {
+        anyhow::bail!("{} exists; use --force to overwrite it", a.output.display());
+    }
+    let opts = Options {
+        cipher,
+        user_password: &a.user_password,
+        owner_password: &a.owner_password,
+        permissions,
+        encrypt_metadata: !a.no_encrypt_metadata,
+        input_password: a.password.as_deref(),
+    };
+    let e = cipherlab_pdf::encrypt(&buf, &opts).with_context(|| a.file.display().to_string())?;
+    cipherlab_pdf::write_atomic(&a.output, &e.bytes, a.force)?;
+    for w in &e.warnings {
+        eprintln!("warning: {w}");
+    }
+    let input = match &e.input_auth {
+        None => String::new(),
+        Some(au) => format!(
+            " (decrypted first with its {} password)",
+            if au.owner { "owner" } else { "user" }
+        ),
+    };
+    let how = match cipher {
+        Cipher::Standard(std) => {
+            let (v, r) = std.v_r();
+            format!("{} (V {v}, R {r})", std.name())
+        }
+        Cipher::Lwc(c) => format!(
+            "{} (authenticated, /{} crypt filter /{})",
+            c.name(),
+            cipherlab_pdf::lwc::HANDLER,
+            c.cfm()
+        ),
+    };
+    let layout = match (e.object_streams, e.xref_stream) {
+        (true, _) => ", object streams and a cross-reference stream",
+        (false, true) => ", cross-reference stream",
+        _ => ", cross-reference table",
+    };
+    let wrapped = match e.payload_bytes {
+        Some(n) => format!(
+            "; a PDF 2.0 wrapper around the {n}-byte encrypted document: readers show its cover \
+             page, `cipherlab pdf decrypt` opens it"
+        ),
+        None => String::new(),
+    };
+    eprintln!(
+        "{}{input} encrypted with {how}: {} strings, {} streams; wrote {} ({} bytes, {} \
+         objects{layout}){wrapped}",
+        a.file.display(),
+        e.strings,
+        e.streams,
+        a.output.display(),
+        e.bytes.len(),
+        e.objects,
     );
     Ok(ExitCode::SUCCESS)
 }

@@ -629,7 +629,71 @@ fn hostile(name: &str, bytes: &[u8], password: Option<&str>) -> (Output, Option<
     let o = cl(&a);
     assert_clean(&o, &format!("{name} (decrypt)"));
     let bytes = o.status.success().then(|| std::fs::read(&out).unwrap());
+    hostile_encrypt(name, &f, password, bytes.as_deref(), &stderr(&o));
     (o, bytes)
+}
+
+/// The same hostile input through `pdf encrypt`, standard and lightweight: a clean end
+/// either way; it succeeds exactly when decryption did (both read the input the same
+/// way), and what it writes decrypts to the same text as decryption gave.
+fn hostile_encrypt(name: &str, f: &Path, password: Option<&str>, plain: Option<&[u8]>, why: &str) {
+    let dir = f.parent().unwrap();
+    let e = dir.join("e.pdf");
+    let back = dir.join("back.pdf");
+    for cipher in ["aes-256", "ascon-aead128"] {
+        let mut a = vec![
+            "pdf",
+            "encrypt",
+            f.to_str().unwrap(),
+            "-o",
+            e.to_str().unwrap(),
+            "--cipher",
+            cipher,
+            "--user-password",
+            "hu",
+            "--owner-password",
+            "ho",
+            "--force",
+        ];
+        if let Some(p) = password {
+            a.extend(["--password", p]);
+        }
+        let o = cl(&a);
+        let what = format!("{name} (encrypt {cipher})");
+        assert_clean(&o, &what);
+        let Some(plain) = plain else {
+            assert!(
+                !o.status.success(),
+                "{what}: decryption refused ({why}) but encryption went ahead"
+            );
+            continue;
+        };
+        assert!(o.status.success(), "{what}: {}", stderr(&o));
+        let d = cl(&[
+            "pdf",
+            "decrypt",
+            e.to_str().unwrap(),
+            "-o",
+            back.to_str().unwrap(),
+            "--password",
+            "hu",
+            "--force",
+        ]);
+        assert!(
+            d.status.success(),
+            "{what}: our output does not decrypt: {}",
+            stderr(&d)
+        );
+        if let (Some(want), Some(got)) = (
+            text_of(plain, None),
+            text_of(&std::fs::read(&back).unwrap(), None),
+        ) {
+            assert!(
+                want == got,
+                "{what}: text differs from what decryption gave"
+            );
+        }
+    }
 }
 
 fn expect_error(name: &str, bytes: &[u8], password: Option<&str>, words: &[&str]) {
@@ -1449,4 +1513,730 @@ fn embedded_file_filter_and_identity_crypt_filter() {
     println!(
         "crafted: /EFF (RC4 embedded file, AESV2 elsewhere) and an /Identity /Crypt stream (qpdf reads it as written), decrypted with both passwords"
     );
+}
+
+// ---- pdf encrypt: the Standard security handler -------------------------------------
+
+const UPW: &str = "user-pw";
+const OPW: &str = "owner-pw";
+
+/// The tools the encryption checks use; missing ones are reported as SKIP.
+struct EncTools {
+    qpdf: bool,
+    pdftotext: bool,
+    mutool: bool,
+}
+
+fn enc_tools() -> EncTools {
+    let t = EncTools {
+        qpdf: have("qpdf"),
+        pdftotext: have("pdftotext"),
+        mutool: Command::new("mutool").output().is_ok(),
+    };
+    for (ok, what) in [
+        (
+            t.qpdf,
+            "qpdf (qpdf --check, --show-encryption, size reference)",
+        ),
+        (t.pdftotext, "pdftotext (text with -upw/-opw)"),
+        (t.mutool, "mutool (mutool draw with both passwords)"),
+    ] {
+        if !ok {
+            println!("SKIP: {what} is missing; those checks are skipped (.ci/setup installs it)");
+        }
+    }
+    t
+}
+
+/// `pdftotext [-upw|-opw PW] f -`.
+fn pdftotext(f: &Path, opt: Option<(&str, &str)>) -> Vec<u8> {
+    let mut c = Command::new("pdftotext");
+    if let Some((o, p)) = opt {
+        c.args([o, p]);
+    }
+    let o = c.arg(f).arg("-").output().unwrap();
+    assert!(
+        o.status.success(),
+        "pdftotext {opt:?} {}: {}",
+        f.display(),
+        stderr(&o)
+    );
+    o.stdout
+}
+
+/// The lines of mutool's stderr that say something is wrong (the ICC notice is not).
+fn mutool_problems(f: &Path, pw: &str) -> (bool, Vec<String>) {
+    let o = Command::new("mutool")
+        .args([
+            "draw",
+            "-q",
+            "-p",
+            pw,
+            "-r",
+            "20",
+            "-F",
+            "pgm",
+            "-o",
+            "/dev/null",
+        ])
+        .arg(f)
+        .output()
+        .unwrap();
+    let lines = stderr(&o)
+        .lines()
+        .filter(|l| !l.contains("ICC support"))
+        .map(str::to_string)
+        .collect();
+    (o.status.success(), lines)
+}
+
+/// qpdf's own encryption of the same input with the same cipher (the size reference).
+fn qpdf_encrypt(f: &Path, input_pw: Option<&str>, cipher: &str, out: &Path) -> u64 {
+    let mut c = Command::new("qpdf");
+    if let Some(p) = input_pw {
+        c.arg(format!("--password={p}"));
+    }
+    c.args(["--allow-weak-crypto", "--encrypt", UPW, OPW]);
+    c.args(match cipher {
+        "aes-256" => &["256"][..],
+        "aes-128" => &["128", "--use-aes=y"],
+        _ => &["128", "--use-aes=n"],
+    });
+    let o = c.arg("--").arg(f).arg(out).output().unwrap();
+    assert!(
+        matches!(o.status.code(), Some(0 | 3)),
+        "qpdf --encrypt {}: {}",
+        f.display(),
+        stderr(&o)
+    );
+    std::fs::metadata(out).unwrap().len()
+}
+
+/// `cipherlab pdf encrypt` with the test passwords.
+fn cl_encrypt(
+    f: &Path,
+    out: &Path,
+    cipher: &str,
+    input_pw: Option<&str>,
+    extra: &[&str],
+) -> Output {
+    let mut a = vec![
+        "pdf",
+        "encrypt",
+        f.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--cipher",
+        cipher,
+        "--user-password",
+        UPW,
+        "--owner-password",
+        OPW,
+        "--force",
+    ];
+    if let Some(p) = input_pw {
+        a.extend(["--password", p]);
+    }
+    a.extend_from_slice(extra);
+    cl(&a)
+}
+
+/// Encrypts every PDF of ../shared/pdf with `cipher` and checks the result with qpdf,
+/// poppler, mupdf and our own decryption, with both passwords; and its size.
+fn encrypt_every_file(cipher: &str, v: i64, r: i64, qpdf_method: Option<&str>) {
+    let Some(dir) = shared() else {
+        println!("SKIP: ../shared/pdf is missing");
+        return;
+    };
+    let t = enc_tools();
+    let tmp = tmpdir();
+    let out = tmp.path().join("enc.pdf");
+    let (mut files, mut over10) = (0, 0);
+    for row in readme_rows(&dir) {
+        let f = dir.join(&row.file);
+        let name = &row.file;
+        // Encrypted inputs are decrypted first with their README user password.
+        let input_pw = row
+            .enc
+            .as_ref()
+            .map(|_| row.user.clone().unwrap_or_default());
+        let extra: &[&str] = if cipher == "rc4-128" {
+            &["--allow-weak"]
+        } else {
+            &[]
+        };
+        let o = cl_encrypt(&f, &out, cipher, input_pw.as_deref(), extra);
+        assert!(o.status.success(), "encrypt {name}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains(&format!("encrypted with {cipher} (V {v}, R {r})")),
+            "{name}: {}",
+            stderr(&o)
+        );
+        // Our own reading: what info says, and decryption with both passwords.
+        let j = info_json(&out, None);
+        assert_eq!(j["encryption"]["R"].as_i64(), Some(r), "{name}");
+        assert_eq!(j["encryption"]["V"].as_i64(), Some(v), "{name}");
+        assert_eq!(
+            j["encryption"]["needs_password"],
+            Value::Bool(true),
+            "{name}"
+        );
+        assert_eq!(info_json(&out, Some(UPW))["encryption"]["password"], "user");
+        assert_eq!(
+            info_json(&out, Some(OPW))["encryption"]["password"],
+            "owner"
+        );
+        if row.structure.contains("in ObjStm") {
+            assert!(
+                j["objects_in_object_streams"].as_u64().unwrap() > 0,
+                "{name}: object streams dropped"
+            );
+            assert_eq!(
+                j["xref_stream"],
+                Value::Bool(true),
+                "{name}: xref stream dropped"
+            );
+        }
+        let want = t
+            .pdftotext
+            .then(|| pdftotext(&f, input_pw.as_deref().map(|p| ("-upw", p))));
+        for pw in [UPW, OPW] {
+            let d = tmp.path().join("dec.pdf");
+            let o = cl(&[
+                "pdf",
+                "decrypt",
+                out.to_str().unwrap(),
+                "-o",
+                d.to_str().unwrap(),
+                "--password",
+                pw,
+                "--force",
+            ]);
+            assert!(
+                o.status.success(),
+                "{name}: our decrypt ({pw}): {}",
+                stderr(&o)
+            );
+            if let Some(w) = &want {
+                assert!(
+                    pdftotext(&d, None) == *w,
+                    "{name}: text after our own round trip ({pw}) differs"
+                );
+            }
+        }
+        if let Some(w) = &want {
+            for opt in [("-upw", UPW), ("-opw", OPW)] {
+                assert!(
+                    pdftotext(&out, Some(opt)) == *w,
+                    "{name}: pdftotext {} {} differs from the original's text",
+                    opt.0,
+                    opt.1
+                );
+            }
+            // Pages render as the original's (streams re-compressed from LZW, ASCII85,
+            // RunLength or a weak Flate must decode to the same data): the first page of
+            // every file, every page of the one with six image filters.
+            let pages = if name.contains("6-filters") { 6 } else { 1 };
+            for page in 1..=pages {
+                let pg = page.to_string();
+                let render = |f: &Path, pw: &str| {
+                    run_text(&[
+                        "pdftoppm",
+                        "-upw",
+                        pw,
+                        "-r",
+                        "24",
+                        "-f",
+                        &pg,
+                        "-l",
+                        &pg,
+                        "-gray",
+                        f.to_str().unwrap(),
+                    ])
+                };
+                assert!(
+                    render(&out, UPW) == render(&f, input_pw.as_deref().unwrap_or("")),
+                    "{name}: page {page} renders differently"
+                );
+            }
+        }
+        if t.qpdf {
+            let q = Command::new("qpdf")
+                .args(["--check", &format!("--password={UPW}")])
+                .arg(&out)
+                .output()
+                .unwrap();
+            assert_eq!(
+                q.status.code(),
+                Some(0),
+                "{name}: qpdf --check: {}{}",
+                String::from_utf8_lossy(&q.stdout),
+                stderr(&q)
+            );
+            for (pw, kind) in [(UPW, "user"), (OPW, "owner")] {
+                let q = Command::new("qpdf")
+                    .args(["--show-encryption", &format!("--password={pw}")])
+                    .arg(&out)
+                    .output()
+                    .unwrap();
+                let s = String::from_utf8_lossy(&q.stdout);
+                assert!(
+                    q.status.success(),
+                    "{name}: qpdf --show-encryption: {}",
+                    stderr(&q)
+                );
+                // qpdf names the crypt filter methods of V 4 and 5 only.
+                let methods = match qpdf_method {
+                    Some(m) => {
+                        s.contains(&format!("stream encryption method: {m}\n"))
+                            && s.contains(&format!("string encryption method: {m}\n"))
+                    }
+                    None => !s.contains("encryption method"),
+                };
+                assert!(
+                    s.contains(&format!("R = {r}\n"))
+                        && s.contains("P = -4\n")
+                        && s.contains(&format!("Supplied password is {kind} password"))
+                        && methods,
+                    "{name} ({kind}): qpdf --show-encryption says:\n{s}"
+                );
+            }
+        }
+        if t.mutool {
+            let (ok0, base) = mutool_problems(&f, input_pw.as_deref().unwrap_or(""));
+            for pw in [UPW, OPW] {
+                let (ok, problems) = mutool_problems(&out, pw);
+                assert!(
+                    ok || !ok0,
+                    "{name}: mutool draw -p {pw} failed: {problems:?}"
+                );
+                assert!(
+                    problems.len() <= base.len(),
+                    "{name}: mutool draw -p {pw} reports {problems:?}; the original only {base:?}"
+                );
+            }
+        }
+        // Size: within 10% of the input, or no larger than qpdf's output.
+        let size = std::fs::metadata(&out).unwrap().len();
+        if size > row.bytes + row.bytes / 10 {
+            over10 += 1;
+            assert!(
+                t.qpdf,
+                "{name}: {size} bytes from {} (no qpdf to compare)",
+                row.bytes
+            );
+            let q = qpdf_encrypt(&f, input_pw.as_deref(), cipher, &tmp.path().join("q.pdf"));
+            assert!(
+                size <= q,
+                "{name}: {size} bytes, more than 10% over the input ({}) and over qpdf's {q}",
+                row.bytes
+            );
+        }
+        println!("{cipher}: {name}: {} -> {size} bytes", row.bytes);
+        files += 1;
+    }
+    assert!(files >= 30, "{files} files");
+    println!(
+        "encrypt {cipher}: {files} files; our decryption, pdftotext -upw/-opw{}{}; \
+         {over10} more than 10% over their input (none over qpdf's output)",
+        if t.qpdf {
+            ", qpdf --check and --show-encryption"
+        } else {
+            ""
+        },
+        if t.mutool { ", mutool draw" } else { "" },
+    );
+}
+
+#[test]
+fn encrypt_aes256_every_file() {
+    encrypt_every_file("aes-256", 5, 6, Some("AESv3"));
+}
+
+#[test]
+fn encrypt_aes128_every_file() {
+    encrypt_every_file("aes-128", 4, 4, Some("AESv2"));
+}
+
+#[test]
+fn encrypt_rc4_128_every_file() {
+    encrypt_every_file("rc4-128", 2, 3, None);
+}
+
+#[test]
+fn encrypt_options_and_refusals() {
+    let tmp = tmpdir();
+    let f = tmp.path().join("in.pdf");
+    std::fs::write(&f, minimal_pdf()).unwrap();
+    let out = tmp.path().join("out.pdf");
+    let o_s = out.to_str().unwrap();
+    let mut n = 0;
+    // RC4 needs --allow-weak, and says it is weak when allowed.
+    let o = cl_encrypt(&f, &out, "rc4-128", None, &[]);
+    assert_clean(&o, "rc4 refused");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--allow-weak") && !out.exists(),
+        "{}",
+        stderr(&o)
+    );
+    let o = cl_encrypt(&f, &out, "rc4-128", None, &["--allow-weak"]);
+    assert!(
+        o.status.success() && stderr(&o).contains("weak"),
+        "{}",
+        stderr(&o)
+    );
+    n += 2;
+    // Unknown cipher, unknown permission, empty owner password: clear errors, no output.
+    std::fs::remove_file(&out).unwrap();
+    for (args, words) in [
+        (vec!["--cipher", "aes-512"], "aes-256"),
+        (vec!["--permissions", "print,fly"], "`fly`"),
+    ] {
+        let mut a = vec![
+            "pdf",
+            "encrypt",
+            f.to_str().unwrap(),
+            "-o",
+            o_s,
+            "--user-password",
+            "u",
+            "--owner-password",
+            "o",
+        ];
+        a.extend(args);
+        let o = cl(&a);
+        assert_clean(&o, words);
+        assert!(
+            o.status.code() == Some(2) && stderr(&o).contains(words) && !out.exists(),
+            "{words}: {}",
+            stderr(&o)
+        );
+        n += 1;
+    }
+    let o = cl(&[
+        "pdf",
+        "encrypt",
+        f.to_str().unwrap(),
+        "-o",
+        o_s,
+        "--user-password",
+        "u",
+        "--owner-password",
+        "",
+    ]);
+    assert!(
+        o.status.code() == Some(2) && stderr(&o).contains("owner password is empty"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!out.exists());
+    n += 1;
+    // An existing output is kept without --force.
+    std::fs::write(&out, b"keep me").unwrap();
+    let o = cl(&[
+        "pdf",
+        "encrypt",
+        f.to_str().unwrap(),
+        "-o",
+        o_s,
+        "--user-password",
+        "u",
+        "--owner-password",
+        "o",
+    ]);
+    assert!(o.status.code() == Some(2) && stderr(&o).contains("--force"));
+    assert_eq!(std::fs::read(&out).unwrap(), b"keep me");
+    n += 1;
+    // Permissions and EncryptMetadata reach the /Encrypt dictionary.
+    let o = cl_encrypt(
+        &f,
+        &out,
+        "aes-128",
+        None,
+        &["--permissions", "print,copy", "--no-encrypt-metadata"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let j = info_json(&out, Some(UPW));
+    let perms = &j["encryption"]["permissions"];
+    assert_eq!(perms["print"], Value::Bool(true));
+    assert_eq!(perms["copy"], Value::Bool(true));
+    assert_eq!(perms["modify"], Value::Bool(false));
+    assert_eq!(j["encryption"]["EncryptMetadata"], Value::Bool(false));
+    if have("qpdf") {
+        let q = Command::new("qpdf")
+            .args(["--show-encryption", &format!("--password={UPW}")])
+            .arg(&out)
+            .output()
+            .unwrap();
+        let s = String::from_utf8_lossy(&q.stdout);
+        assert!(
+            s.contains("modify anything: not allowed")
+                && s.contains("print high resolution: not allowed"),
+            "{s}"
+        );
+    }
+    n += 1;
+    // An encrypted input: refused without its password, re-encrypted with it.
+    let enc1 = tmp.path().join("enc1.pdf");
+    let o = cl_encrypt(&f, &enc1, "aes-256", None, &[]);
+    assert!(o.status.success());
+    let o = cl_encrypt(&enc1, &out, "aes-128", None, &[]);
+    assert_clean(&o, "encrypted input");
+    assert!(
+        o.status.code() == Some(2) && stderr(&o).contains("--password"),
+        "{}",
+        stderr(&o)
+    );
+    let o = cl_encrypt(&enc1, &out, "aes-128", Some("wrong"), &[]);
+    assert!(o.status.code() == Some(2) && stderr(&o).contains("wrong password"));
+    let o = cl_encrypt(&enc1, &out, "aes-128", Some(OPW), &[]);
+    assert!(
+        o.status.success() && stderr(&o).contains("decrypted first with its owner password"),
+        "{}",
+        stderr(&o)
+    );
+    if let Some(t) = text_of(&std::fs::read(&out).unwrap(), Some(UPW)) {
+        assert!(String::from_utf8_lossy(&t).contains("Hello hostile world"));
+    }
+    n += 3;
+    // No temporary files left behind.
+    let left: Vec<_> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".cipherlab-"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    println!("encrypt options and refusals: {n} cases");
+}
+
+// ---- pdf encrypt with lightweight ciphers: the authenticated payload in a wrapper --------
+
+/// Encrypts every PDF of ../shared/pdf with the lightweight `cipher`: the wrapper opens in
+/// every reader and shows its cover page; `pdf info` describes it; `pdf decrypt` with
+/// either password gives the original's text; a wrong password is a clear error.
+/// `readers`: also run qpdf --check and mutool draw on the wrappers.
+fn lwc_every_file(cipher: &str, readers: bool) {
+    let Some(dir) = shared() else {
+        println!("SKIP: ../shared/pdf is missing");
+        return;
+    };
+    let t = enc_tools();
+    let tmp = tmpdir();
+    let out = tmp.path().join("wrapped.pdf");
+    let dec = tmp.path().join("dec.pdf");
+    let mut files = 0;
+    for row in readme_rows(&dir) {
+        let f = dir.join(&row.file);
+        let name = &row.file;
+        let input_pw = row
+            .enc
+            .as_ref()
+            .map(|_| row.user.clone().unwrap_or_default());
+        let o = cl_encrypt(&f, &out, cipher, input_pw.as_deref(), &[]);
+        assert!(o.status.success(), "encrypt {name}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains(&format!("encrypted with {cipher} (authenticated")),
+            "{name}: {}",
+            stderr(&o)
+        );
+        let j = info_json(&out, None);
+        let p = &j["encrypted_payload"];
+        assert_eq!(
+            j["encrypted"],
+            Value::Bool(false),
+            "{name}: the wrapper is not encrypted"
+        );
+        assert_eq!(p["cipher"], cipher, "{name}: {j}");
+        assert_eq!(p["subtype"], "CipherlabAEAD", "{name}");
+        assert_eq!(p["needs_password"], Value::Bool(true), "{name}");
+        assert_eq!(
+            info_json(&out, Some(UPW))["encrypted_payload"]["password"],
+            "user"
+        );
+        assert_eq!(
+            info_json(&out, Some(OPW))["encrypted_payload"]["password"],
+            "owner"
+        );
+        if t.pdftotext {
+            let cover = String::from_utf8_lossy(&pdftotext(&out, None)).into_owned();
+            assert!(
+                cover.contains("Encrypted document")
+                    && cover.contains(cipher)
+                    && cover.contains("cipherlab pdf decrypt"),
+                "{name}: the cover page says:\n{cover}"
+            );
+        }
+        if readers && t.qpdf {
+            let q = Command::new("qpdf")
+                .arg("--check")
+                .arg(&out)
+                .output()
+                .unwrap();
+            assert_eq!(
+                q.status.code(),
+                Some(0),
+                "{name}: qpdf --check: {}",
+                stderr(&q)
+            );
+        }
+        if readers && t.mutool {
+            let (ok, problems) = mutool_problems(&out, "");
+            assert!(
+                ok && problems.is_empty(),
+                "{name}: mutool draw: {problems:?}"
+            );
+        }
+        let want = t
+            .pdftotext
+            .then(|| pdftotext(&f, input_pw.as_deref().map(|p| ("-upw", p))));
+        for pw in [UPW, OPW] {
+            let o = cl(&[
+                "pdf",
+                "decrypt",
+                out.to_str().unwrap(),
+                "-o",
+                dec.to_str().unwrap(),
+                "--password",
+                pw,
+                "--force",
+            ]);
+            assert!(o.status.success(), "{name}: decrypt ({pw}): {}", stderr(&o));
+            assert!(
+                stderr(&o).contains("authenticated and decrypted"),
+                "{name}: {}",
+                stderr(&o)
+            );
+            if let Some(w) = &want {
+                assert!(
+                    pdftotext(&dec, None) == *w,
+                    "{name}: text after decryption with {pw} differs from the original's"
+                );
+            }
+        }
+        std::fs::remove_file(&dec).unwrap();
+        let o = cl(&[
+            "pdf",
+            "decrypt",
+            out.to_str().unwrap(),
+            "-o",
+            dec.to_str().unwrap(),
+            "--password",
+            "not it",
+        ]);
+        assert_clean(&o, name);
+        assert!(
+            o.status.code() == Some(2) && stderr(&o).contains("wrong password") && !dec.exists(),
+            "{name}: {}",
+            stderr(&o)
+        );
+        files += 1;
+    }
+    assert!(files >= 30);
+    println!(
+        "lwc {cipher}: {files} files wrapped{} and decrypted with both passwords, text equal \
+         to the original's",
+        if readers {
+            " (qpdf --check, mutool draw on the wrappers)"
+        } else {
+            ""
+        }
+    );
+}
+
+#[test]
+fn lwc_ascon_aead128_every_file() {
+    lwc_every_file("ascon-aead128", true);
+}
+#[test]
+fn lwc_ascon_128_every_file() {
+    lwc_every_file("ascon-128", false);
+}
+#[test]
+fn lwc_ascon_128a_every_file() {
+    lwc_every_file("ascon-128a", false);
+}
+#[test]
+fn lwc_ascon_80pq_every_file() {
+    lwc_every_file("ascon-80pq", false);
+}
+#[test]
+fn lwc_xoodyak_every_file() {
+    lwc_every_file("xoodyak", true);
+}
+#[test]
+fn lwc_isap_a_128a_every_file() {
+    lwc_every_file("isap-a-128a", false);
+}
+#[test]
+fn lwc_isap_a_128_every_file() {
+    lwc_every_file("isap-a-128", false);
+}
+#[test]
+fn lwc_isap_k_128a_every_file() {
+    lwc_every_file("isap-k-128a", false);
+}
+#[test]
+fn lwc_isap_k_128_every_file() {
+    lwc_every_file("isap-k-128", false);
+}
+
+#[test]
+fn lwc_tampered_wrapper_releases_nothing() {
+    let tmp = tmpdir();
+    let f = tmp.path().join("in.pdf");
+    std::fs::write(&f, minimal_pdf()).unwrap();
+    let w = tmp.path().join("w.pdf");
+    let o = cl_encrypt(&f, &w, "ascon-aead128", None, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let good = std::fs::read(&w).unwrap();
+    // The payload is stored as is: find it (its header) and flip bytes all through it.
+    let start = good
+        .windows(8)
+        .enumerate()
+        .skip(20)
+        .find(|(_, x)| x.starts_with(b"%PDF-"))
+        .map(|(i, _)| i)
+        .unwrap();
+    let end = start
+        + good[start..]
+            .windows(5)
+            .position(|x| x == b"%%EOF")
+            .unwrap();
+    let out = tmp.path().join("out.pdf");
+    let mut n = 0;
+    let mut step = (end - start) / 40;
+    step = step.max(1);
+    for i in (start + 16..end).step_by(step) {
+        let mut b = good.clone();
+        b[i] ^= 0x01;
+        let bad = tmp.path().join("bad.pdf");
+        std::fs::write(&bad, &b).unwrap();
+        let o = cl(&[
+            "pdf",
+            "decrypt",
+            bad.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--password",
+            UPW,
+            "--force",
+        ]);
+        assert_clean(&o, &format!("byte {i}"));
+        if o.status.success() {
+            // A flip in the plaintext structure (an offset, a name) may be repaired or
+            // harmless: the output must then be the original document.
+            if let (Some(t), Some(want)) = (
+                text_of(&std::fs::read(&out).unwrap(), None),
+                text_of(&minimal_pdf(), None),
+            ) {
+                assert_eq!(t, want, "byte {i}: a modified payload gave other text");
+            }
+        } else {
+            assert!(!out.exists(), "byte {i}: output written despite an error");
+        }
+        let _ = std::fs::remove_file(&out);
+        n += 1;
+    }
+    println!("lwc tampered wrappers: {n} flipped bytes, none released other content");
 }

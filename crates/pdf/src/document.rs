@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use crate::error::{Error, Result};
 use crate::filters;
 use crate::lexer::{Lexer, indirect_object};
-use crate::object::{Dict, ObjId, Object};
+use crate::object::{Dict, ObjId, Object, StrForm};
 use crate::security::{Auth, CryptFilter, EncryptDict, Handler};
 use crate::xref::{self, Entry, Xref};
 
@@ -55,6 +55,34 @@ pub struct Document {
 }
 
 impl Document {
+    /// Removes the objects that nothing reaches from the trailer's /Root and /Info (what
+    /// earlier revisions of an incrementally updated file leave behind), as qpdf does when
+    /// it writes a file; returns how many were removed. A stream's /Length does not count
+    /// as a use: the writer writes lengths directly.
+    pub fn drop_unreachable(&mut self) -> usize {
+        let mut seen = BTreeSet::new();
+        let mut todo = BTreeSet::new();
+        for k in [&b"Root"[..], b"Info"] {
+            if let Some(o) = self.trailer.get(k) {
+                collect_refs(o, &mut todo);
+            }
+        }
+        while let Some(n) = todo.pop_first() {
+            if !seen.insert(n) {
+                continue;
+            }
+            if let Some((_, o)) = self.objects.get(&n) {
+                let mut refs = BTreeSet::new();
+                collect_refs(o, &mut refs);
+                todo.extend(refs.into_iter().filter(|r| !seen.contains(r)));
+            }
+        }
+        let before = self.objects.len();
+        self.objects.retain(|n, _| seen.contains(n));
+        self.compressed.retain(|n| seen.contains(n));
+        before - self.objects.len()
+    }
+
     fn warn(&mut self, w: String) {
         if self.warnings.len() < MAX_WARNINGS {
             self.warnings.push(w);
@@ -87,9 +115,9 @@ fn header(buf: &[u8]) -> Result<(usize, String)> {
 
 /// Walks every string in `obj` (not into streams' data), skipping the /Contents of
 /// signature dictionaries, which are never encrypted.
-fn for_strings(obj: &mut Object, f: &mut dyn FnMut(&mut Vec<u8>)) {
+pub(crate) fn for_strings(obj: &mut Object, f: &mut dyn FnMut(&mut Vec<u8>, &mut StrForm)) {
     match obj {
-        Object::Str(s, _) => f(s),
+        Object::Str(s, form) => f(s, form),
         Object::Array(a) => {
             for o in a {
                 for_strings(o, f);
@@ -101,7 +129,7 @@ fn for_strings(obj: &mut Object, f: &mut dyn FnMut(&mut Vec<u8>)) {
     }
 }
 
-fn for_strings_dict(d: &mut Dict, f: &mut dyn FnMut(&mut Vec<u8>)) {
+pub(crate) fn for_strings_dict(d: &mut Dict, f: &mut dyn FnMut(&mut Vec<u8>, &mut StrForm)) {
     let sig = d.has_type(b"Sig") || d.has_type(b"DocTimeStamp");
     for (k, v) in &mut d.0 {
         if sig && k == b"Contents" {
@@ -151,7 +179,7 @@ fn collect_refs(obj: &Object, out: &mut BTreeSet<u32>) {
 
 /// Removes a /Crypt filter (and its parameters) from a stream dictionary; returns the
 /// crypt filter's name (`Identity` when /Name is absent).
-fn take_crypt_filter(d: &mut Dict) -> Option<String> {
+pub(crate) fn take_crypt_filter(d: &mut Dict) -> Option<String> {
     let chain = filters::filter_chain(d);
     let i = chain.iter().position(|(n, _)| n == b"Crypt")?;
     let name = chain[i]
@@ -212,7 +240,7 @@ impl<'a> Pdf<'a> {
 
     /// Parses the top-level object `num` at `offset`; if it is not there, looks for it by
     /// scanning. Indirect /Length values are resolved when they are top-level integers.
-    fn object_at(&self, num: u32, offset: usize) -> Result<(ObjId, Object)> {
+    pub(crate) fn object_at(&self, num: u32, offset: usize) -> Result<(ObjId, Object)> {
         let lengths = |id: ObjId| self.int_object(id);
         let first = indirect_object(self.buf, offset, &lengths);
         match first {
@@ -409,7 +437,7 @@ impl<'a> Pdf<'a> {
                             if let (Some(h), Some(cf)) = (handler, &strf) {
                                 let mut warn = None;
                                 let mut count = 0;
-                                for_strings(&mut obj, &mut |s| {
+                                for_strings(&mut obj, &mut |s, _| {
                                     let (p, w) = h.decrypt(cf, id, s);
                                     *s = p;
                                     count += 1;
@@ -646,7 +674,11 @@ impl<'a> Pdf<'a> {
 }
 
 /// Parses a decoded (and decrypted) object stream: its members in order.
-fn parse_object_stream(dict: &Dict, data: &[u8], num: u32) -> Result<Vec<(u32, Object)>> {
+pub(crate) fn parse_object_stream(
+    dict: &Dict,
+    data: &[u8],
+    num: u32,
+) -> Result<Vec<(u32, Object)>> {
     let what = format!("object stream {num}");
     let decoded = filters::decode(dict, data, &what)?;
     let n = dict.int(b"N").unwrap_or(0);

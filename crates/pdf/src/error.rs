@@ -49,6 +49,19 @@ pub enum Error {
     /// The output file exists and --force was not given.
     #[error("{0} exists; use --force to overwrite it")]
     OutputExists(String),
+    /// The operating system's random number generator failed.
+    #[error("{0}")]
+    Random(String),
+    /// An option or argument that cannot be used (unknown permission, bad password, ...).
+    #[error("{0}")]
+    Invalid(String),
+    /// An authenticated (AEAD-encrypted) file failed verification: it was modified,
+    /// damaged or truncated. Nothing is released.
+    #[error(
+        "authentication failed: {0}; the file was modified, damaged or truncated, so \
+         nothing was written"
+    )]
+    Tampered(String),
 }
 
 /// `Result` with [`Error`].

@@ -5,25 +5,7 @@ use crate::error::{Error, Result};
 use crate::object::Object;
 use crate::security::{EncryptDict, Handler};
 
-/// The permission bits of /P (ISO 32000-2 Table 22), 1-based bit number and a word.
-pub const PERMISSION_BITS: [(u32, &str); 8] = [
-    (3, "print"),
-    (4, "modify"),
-    (5, "copy"),
-    (6, "annotate"),
-    (9, "fill-forms"),
-    (10, "extract-accessibility"),
-    (11, "assemble"),
-    (12, "print-high-quality"),
-];
-
-/// The permissions /P grants, as words, each with whether it is granted.
-pub fn permissions(p: i32) -> Vec<(&'static str, bool)> {
-    PERMISSION_BITS
-        .iter()
-        .map(|&(bit, w)| (w, p as u32 & (1 << (bit - 1)) != 0))
-        .collect()
-}
+pub use crate::permissions::{PERMISSION_BITS, permissions};
 
 /// A crypt filter as reported.
 #[derive(Clone, Debug)]
@@ -73,6 +55,31 @@ pub struct EncryptionInfo {
     pub recovered_user_password: Option<Vec<u8>>,
 }
 
+/// An unencrypted wrapper document's encrypted payload, as reported.
+#[derive(Clone, Debug)]
+pub struct WrapperInfo {
+    /// The embedded file's name.
+    pub name: String,
+    /// Its size.
+    pub payload_bytes: usize,
+    /// /EP /Subtype: the cryptographic filter.
+    pub subtype: String,
+    /// /EP /Version.
+    pub version: Option<String>,
+    /// For a cipherlab payload: the cipher (catalogue name).
+    pub cipher: Option<String>,
+    /// Its /CFM.
+    pub cfm: Option<String>,
+    /// The payload's PDF version.
+    pub payload_version: Option<String>,
+    /// The payload's /P.
+    pub p: Option<i32>,
+    /// The empty user password does not open it.
+    pub needs_password: bool,
+    /// With a password: `user`, `owner` or `user+owner`.
+    pub password: Option<String>,
+}
+
 /// What `pdf info` reports.
 #[derive(Clone, Debug)]
 pub struct Info {
@@ -92,6 +99,9 @@ pub struct Info {
     pub xref_rebuilt: Option<String>,
     /// Encryption, if any.
     pub encryption: Option<EncryptionInfo>,
+    /// The file is an unencrypted wrapper around an encrypted payload (ISO 32000-2
+    /// §7.6.7).
+    pub wrapper: Option<WrapperInfo>,
     /// Repairs and oddities.
     pub warnings: Vec<String>,
 }
@@ -153,6 +163,11 @@ pub fn info(buf: &[u8], password: Option<&str>) -> Result<Info> {
         encryption = Some(e);
     }
     let catalog_version = catalog_version(&pdf, handler.as_ref(), encryption.is_some());
+    let wrapper = if encryption.is_none() {
+        wrapper_info(&pdf, password)?
+    } else {
+        None
+    };
     Ok(Info {
         version: pdf.version.clone(),
         catalog_version,
@@ -162,8 +177,66 @@ pub fn info(buf: &[u8], password: Option<&str>) -> Result<Info> {
         xref_stream: pdf.xref.xref_stream,
         xref_rebuilt: pdf.xref.rebuilt.clone(),
         encryption,
+        wrapper,
         warnings,
     })
+}
+
+/// Describes the encrypted payload of a wrapper document; `None` for other documents.
+fn wrapper_info(pdf: &Pdf<'_>, password: Option<&str>) -> Result<Option<WrapperInfo>> {
+    // Cheap test first: only a catalog with /AF can be a wrapper.
+    let has_af = match pdf.xref.trailer.get(b"Root") {
+        Some(Object::Ref(n, g)) => pdf
+            .top_object((*n, *g))
+            .ok()
+            .and_then(|c| c.dict().map(|d| d.get(b"AF").is_some()))
+            .unwrap_or(true),
+        _ => false,
+    };
+    if !has_af {
+        return Ok(None);
+    }
+    let Ok(doc) = pdf.load(None) else {
+        return Ok(None);
+    };
+    let Some(pl) = crate::wrapper::find(&doc)? else {
+        return Ok(None);
+    };
+    let mut w = WrapperInfo {
+        name: pl.name.clone(),
+        payload_bytes: pl.bytes.len(),
+        subtype: pl.subtype.clone(),
+        version: pl.version.clone(),
+        cipher: None,
+        cfm: None,
+        payload_version: None,
+        p: None,
+        needs_password: true,
+        password: None,
+    };
+    if pl.subtype != crate::lwc::HANDLER {
+        return Ok(Some(w));
+    }
+    let inner = Pdf::parse(&pl.bytes)?;
+    w.payload_version = Some(inner.version.clone());
+    let (d, _) = crate::lwc::open::encrypt_dict(&inner)?;
+    w.cipher = Some(d.cipher.name().into());
+    w.cfm = Some(d.cipher.cfm().into());
+    w.p = Some(d.p);
+    let id = crate::lwc::keys::id_bytes(&inner.xref.trailer);
+    w.needs_password = crate::lwc::keys::LwcKeys::open(&d, id.clone(), "").is_err();
+    if let Some(pw) = password {
+        let (_, a) = crate::lwc::keys::LwcKeys::open(&d, id, pw)?;
+        w.password = Some(
+            match (a.user, a.owner) {
+                (true, true) => "user+owner",
+                (false, true) => "owner",
+                _ => "user",
+            }
+            .into(),
+        );
+    }
+    Ok(Some(w))
 }
 
 /// The catalog's /Version (a name, never encrypted), if the catalog is readable.

@@ -1,15 +1,36 @@
-//! # cipherlab-pdf: reading and decrypting PDF files
+//! # cipherlab-pdf: reading, encrypting and decrypting PDF files
 //!
-//! The PDF Standard Security Handler of ISO 32000-2 §7.6 for reading -- every revision
-//! (R2 RC4-40, R3 RC4-128, R4 RC4 or AES-128 with crypt filters, R5 and R6 AES-256 with
-//! SASLprep'd passwords), user or owner password, /EncryptMetadata false, per-stream
-//! /Crypt filters, embedded-file filters (/EFF) -- on top of our own PDF syntax layer.
+//! - The PDF Standard Security Handler of ISO 32000-2 §7.6 for reading -- every revision
+//!   (R2 RC4-40, R3 RC4-128, R4 RC4 or AES-128 with crypt filters, R5 and R6 AES-256 with
+//!   SASLprep'd passwords), user or owner password, /EncryptMetadata false, per-stream
+//!   /Crypt filters, embedded-file filters (/EFF) -- and for writing: AES-256 (V 5 R 6,
+//!   the default), AES-128 (V 4 R 4) and RC4-128 (V 2 R 3, weak, only when asked), with
+//!   object streams and cross-reference streams kept ([`encrypt`], [`standard`]).
+//! - Lightweight ciphers (Ascon, Xoodyak, ISAP from `cipherlab-lwc`, through the
+//!   catalogue) as **authenticated** crypt filters: every string and stream sealed with a
+//!   fresh nonce and associated data binding its place in the file, a sealed manifest,
+//!   decryption that rejects anything unauthenticated ([`lwc`]; the design is
+//!   docs/pdf-lwc.md), carried in a PDF 2.0 unencrypted wrapper document that every
+//!   reader opens ([`wrapper`]).
+//! - Phase by phase for studies ([`phases`]): parse, encrypt (or decrypt) all strings and
+//!   streams, write, each a call of its own.
 //!
 //! ```no_run
+//! use cipherlab_pdf::{Cipher, LwcCipher, Options, StdCipher};
 //! let input = std::fs::read("in.pdf")?;
 //! let info = cipherlab_pdf::info(&input, None)?;           // what is it, needs a password?
 //! let out = cipherlab_pdf::decrypt(&input, Some("secret"))?;
 //! cipherlab_pdf::write_atomic("out.pdf".as_ref(), &out.bytes, false)?;
+//! let opts = Options {
+//!     cipher: Cipher::Standard(StdCipher::Aes256),         // or Cipher::Lwc(LwcCipher::AsconAead128)
+//!     user_password: "user",
+//!     owner_password: "owner",
+//!     permissions: cipherlab_pdf::permissions::ALL,
+//!     encrypt_metadata: true,
+//!     input_password: None,
+//! };
+//! let enc = cipherlab_pdf::encrypt(&input, &opts)?;
+//! cipherlab_pdf::write_atomic("enc.pdf".as_ref(), &enc.bytes, false)?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
@@ -28,42 +49,62 @@
 //!
 //! ## The output file
 //!
-//! [`decrypt`] writes a new, complete file (no incremental update, not linearized: the
-//! linearization dictionary and hint stream are dropped as they would be stale) with
-//! [`writer`]: if the input had object streams, all non-stream objects of generation 0
-//! go into Flate-compressed object streams of 100 objects with a cross-reference stream;
-//! if it had only a cross-reference stream, objects are written directly with a
-//! cross-reference stream; a classic file gets a classic `xref` table. Streams keep their
-//! filters and bytes (decryption is of the encoded data), so the output is about the size
-//! of the input, a little smaller for AES (no IVs or padding). The /Encrypt dictionary,
-//! the old cross-reference and object streams and /Crypt stream filters are removed;
-//! /ID is kept.
+//! [`decrypt`] and [`encrypt()`] write a new, complete file (no incremental update, not
+//! linearized: the linearization dictionary and hint stream are dropped as they would be
+//! stale) with [`writer`]: if the input had object streams, all non-stream objects of
+//! generation 0 go into Flate-compressed object streams of 100 objects with a
+//! cross-reference stream; if it had only a cross-reference stream, objects are written
+//! directly with a cross-reference stream; a classic file gets a classic `xref` table.
+//! Streams keep their filters and bytes (decryption is of the encoded data), so the output
+//! is about the size of the input. The /Encrypt dictionary, the old cross-reference and
+//! object streams and /Crypt stream filters are removed; /ID is kept.
 //!
-//! ## What is decrypted (ISO 32000-2 §7.6.2, §7.6.5, §7.6.6)
+//! [`encrypt()`] also does what qpdf does so that its output is never much larger: objects
+//! nothing refers to (earlier revisions' leftovers) are dropped, unfiltered streams,
+//! streams in the old filters (LZW, ASCII85, ASCIIHex, RunLength) and Flate streams
+//! written with a small window are (re)compressed with Flate when that is smaller. It
+//! keeps the first /ID element, makes a new second one (or both when there is none),
+//! raises the version to what the cipher needs, and writes through a temporary file
+//! ([`write_atomic`]). Per-object work runs on several threads for large files
+//! ([`par`]).
+//!
+//! ## What is encrypted and decrypted (ISO 32000-2 §7.6.2, §7.6.5, §7.6.6)
 //!
 //! Every string (with /StrF) and stream (with /StmF) of every top-level object, except:
 //! the /Encrypt dictionary; the trailer and cross-reference streams (never encrypted);
 //! /Contents of signature dictionaries; strings inside object streams (the object stream
-//! is decrypted as a whole); streams whose /Filter starts with /Crypt (their named crypt
+//! is encrypted as a whole); streams whose /Filter starts with /Crypt (their named crypt
 //! filter, /Identity by default); embedded-file streams (with /EFF); the metadata stream
-//! when /EncryptMetadata is false (R4+).
+//! when /EncryptMetadata is false (R4+). With a lightweight cipher there are no
+//! exceptions: see [`lwc`].
 
 pub mod document;
+pub mod encrypt;
 pub mod error;
 pub mod filters;
 pub mod info;
 pub mod lexer;
+pub mod lwc;
 pub mod object;
+pub mod par;
+pub mod permissions;
+pub mod phases;
+pub mod random;
 pub mod security;
+pub mod standard;
+pub mod wrapper;
 pub mod writer;
 pub mod xref;
 
 use std::path::Path;
 
 pub use document::{Document, Pdf};
+pub use encrypt::{Cipher, Encrypted, Options, encrypt};
 pub use error::{Error, Result};
 pub use info::{Info, info};
+pub use lwc::LwcCipher;
 pub use security::{Auth, Handler, PasswordKind};
+pub use standard::StdCipher;
 
 /// The result of [`decrypt`].
 #[derive(Debug)]
@@ -72,9 +113,11 @@ pub struct Decrypted {
     pub bytes: Vec<u8>,
     /// Which password opened it (`None`: the input was not encrypted).
     pub auth: Option<Auth>,
+    /// The input was a wrapper around a payload encrypted with this lightweight cipher.
+    pub lwc: Option<LwcCipher>,
     /// Repairs and oddities met while reading.
     pub warnings: Vec<String>,
-    /// Number of strings and streams decrypted.
+    /// Number of strings decrypted.
     pub strings: usize,
     /// Streams decrypted.
     pub streams: usize,
@@ -85,29 +128,32 @@ pub struct Decrypted {
 }
 
 /// Decrypts `input` with `password` (the empty user password when `None`) and writes it
-/// as an unencrypted PDF. An unencrypted input is rewritten the same way.
+/// as an unencrypted PDF. An unencrypted input is rewritten the same way; a wrapper
+/// document around an LWC payload gives the payload's document, every object of it
+/// authenticated first.
 pub fn decrypt(input: &[u8], password: Option<&str>) -> Result<Decrypted> {
-    let pdf = Pdf::parse(input)?;
-    let auth = pdf.authenticate(password)?;
-    let (handler, auth) = match auth {
-        Some((h, a)) => (Some(h), Some(a)),
-        None => (None, None),
-    };
-    let doc = pdf.load(handler.as_ref())?;
-    let mut warnings = doc.warnings.clone();
-    if auth.as_ref().is_some_and(|a| a.perms_ok == Some(false)) {
+    let encrypt::Opened {
+        doc,
+        auth,
+        lwc,
+        mut warnings,
+        ..
+    } = encrypt::open(input, password)?;
+    if lwc.is_none() && auth.as_ref().is_some_and(|a| a.perms_ok == Some(false)) {
         warnings.push(
             "/Perms does not match /P and /EncryptMetadata: the permissions were altered".into(),
         );
     }
     let layout = writer::Layout::like_input(&doc);
-    let bytes = writer::write(&doc, layout);
+    let (strings, streams) = (doc.strings_decrypted, doc.streams_decrypted);
+    let bytes = writer::write(doc, layout);
     Ok(Decrypted {
         bytes,
         auth,
+        lwc,
         warnings,
-        strings: doc.strings_decrypted,
-        streams: doc.streams_decrypted,
+        strings,
+        streams,
         object_streams: layout.object_streams,
         xref_stream: layout.xref_stream,
     })

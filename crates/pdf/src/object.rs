@@ -142,7 +142,7 @@ pub(crate) fn is_delim(b: u8) -> bool {
     )
 }
 
-fn write_name(out: &mut Vec<u8>, name: &[u8]) {
+pub(crate) fn write_name(out: &mut Vec<u8>, name: &[u8]) {
     out.push(b'/');
     for &b in name {
         if b <= b' ' || b >= 0x7f || b == b'#' || is_delim(b) {

@@ -1,6 +1,7 @@
-//! The PDF Standard Security Handler (ISO 32000-2 §7.6.4) for reading: the /Encrypt
-//! dictionary, password authentication (Algorithms 2, 2.A, 2.B, 3-7 run backwards, 8-13)
-//! and per-object decryption (Algorithm 1, 1.a).
+//! The PDF Standard Security Handler (ISO 32000-2 §7.6.4): the /Encrypt dictionary,
+//! password authentication (Algorithms 2, 2.A, 2.B, 3-7 run backwards, 8-13) and
+//! per-object decryption and encryption (Algorithm 1, 1.a). Making a new /Encrypt
+//! dictionary from passwords is [`crate::standard`]'s job.
 //!
 //! RC4 is the catalogue's [`cipherlab_ciphers::rc4::Rc4Key`]; AES-CBC comes from the
 //! RustCrypto `aes`/`cbc` crates, MD5 and SHA-2 from `md-5`/`sha2`, SASLprep (RFC 4013)
@@ -10,13 +11,17 @@ use std::collections::BTreeMap;
 
 use aes::{Aes128, Aes256};
 use cipher::array::Array;
-use cipher::{BlockCipherDecrypt, BlockCipherEncrypt, BlockModeDecrypt, KeyInit, KeyIvInit};
+use cipher::{
+    BlockCipherDecrypt, BlockCipherEncrypt, BlockModeDecrypt, BlockModeEncrypt, KeyInit, KeyIvInit,
+};
 use cipherlab_ciphers::rc4::Rc4Key;
 use md5::{Digest, Md5};
 use sha2::{Sha256, Sha384, Sha512};
+use zeroize::Zeroizing;
 
 use crate::error::{Error, Result};
 use crate::object::{Dict, ObjId, Object};
+use crate::random::Rng;
 
 /// The 32-byte padding string of Algorithm 2 step (a).
 pub const PAD: [u8; 32] = [
@@ -339,7 +344,7 @@ impl Auth {
 pub struct Handler {
     /// The encryption dictionary.
     pub enc: EncryptDict,
-    key: Vec<u8>,
+    key: Zeroizing<Vec<u8>>,
 }
 
 impl std::fmt::Debug for Handler {
@@ -351,7 +356,7 @@ impl std::fmt::Debug for Handler {
     }
 }
 
-fn md5(parts: &[&[u8]]) -> [u8; 16] {
+pub(crate) fn md5(parts: &[&[u8]]) -> [u8; 16] {
     let mut h = Md5::new();
     for p in parts {
         h.update(p);
@@ -367,7 +372,7 @@ fn sha256(parts: &[&[u8]]) -> [u8; 32] {
     h.finalize().into()
 }
 
-fn rc4(key: &[u8], data: &mut [u8]) {
+pub(crate) fn rc4(key: &[u8], data: &mut [u8]) {
     if let Some(k) = Rc4Key::new(key) {
         k.apply_keystream_vartime(data);
     }
@@ -397,22 +402,39 @@ fn aes_cbc_decrypt(key: &[u8], iv: &[u8], data: &mut [u8]) {
 
 /// AES-128-CBC encryption without padding (Algorithm 2.B step e).
 fn aes128_cbc_encrypt(key: &[u8], iv: &[u8], data: &mut [u8]) {
-    let Ok(c) = Aes128::new_from_slice(key) else {
-        return;
-    };
-    let mut prev = [0u8; 16];
-    prev.copy_from_slice(&iv[..16]);
-    for b in blocks(data) {
-        for (x, p) in b.iter_mut().zip(prev.iter()) {
-            *x ^= p;
-        }
-        c.encrypt_block(b);
-        prev.copy_from_slice(b);
+    if let Ok(mut e) = cbc::Encryptor::<Aes128>::new_from_slices(key, iv) {
+        e.encrypt_blocks(blocks(data));
     }
 }
 
+/// AES-CBC encryption in place without padding (`data.len()` a multiple of 16), AES-128 or
+/// AES-256 by the key's length.
+pub(crate) fn aes_cbc_encrypt(key: &[u8], iv: &[u8], data: &mut [u8]) -> Result<()> {
+    let bad = || Error::Unsupported(format!("an AES key of {} bytes", key.len()));
+    match key.len() {
+        16 => cbc::Encryptor::<Aes128>::new_from_slices(key, iv)
+            .map_err(|_| bad())?
+            .encrypt_blocks(blocks(data)),
+        32 => cbc::Encryptor::<Aes256>::new_from_slices(key, iv)
+            .map_err(|_| bad())?
+            .encrypt_blocks(blocks(data)),
+        _ => return Err(bad()),
+    }
+    Ok(())
+}
+
+/// AES-256 of one block (Algorithm 10's /Perms, which is ECB of a single block).
+pub(crate) fn aes256_block(key: &[u8], block: &mut [u8; 16]) -> Result<()> {
+    let c = Aes256::new_from_slice(key)
+        .map_err(|_| Error::Unsupported(format!("an AES-256 key of {} bytes", key.len())))?;
+    let mut b = Array::<u8, cipher::consts::U16>::from(*block);
+    c.encrypt_block(&mut b);
+    block.copy_from_slice(&b);
+    Ok(())
+}
+
 /// Pads or truncates a password to 32 bytes (Algorithm 2 step a).
-fn pad_password(pw: &[u8]) -> [u8; 32] {
+pub(crate) fn pad_password(pw: &[u8]) -> [u8; 32] {
     let mut out = PAD;
     let n = pw.len().min(32);
     out[..n].copy_from_slice(&pw[..n]);
@@ -421,7 +443,7 @@ fn pad_password(pw: &[u8]) -> [u8; 32] {
 }
 
 /// Algorithm 2: the file key from a (user) password, R2-R4.
-fn file_key_r4(e: &EncryptDict, id0: &[u8], pw: &[u8]) -> Vec<u8> {
+pub(crate) fn file_key_r4(e: &EncryptDict, id0: &[u8], pw: &[u8]) -> Vec<u8> {
     let n = e.key_len();
     let mut h = Md5::new();
     h.update(pad_password(pw));
@@ -482,15 +504,18 @@ fn user_password_from_owner(e: &EncryptDict, owner_pw: &[u8]) -> [u8; 32] {
 
 /// Algorithm 2.B (R6): the hash of a password with a salt and (for the owner) /U.
 /// R5 (Adobe extension level 3) uses plain SHA-256.
-fn hash_r6(r: i64, pw: &[u8], salt: &[u8], udata: &[u8]) -> [u8; 32] {
+pub(crate) fn hash_r6(r: i64, pw: &[u8], salt: &[u8], udata: &[u8]) -> [u8; 32] {
     let k0 = sha256(&[pw, salt, udata]);
     if r == 5 {
         return k0;
     }
-    let mut k: Vec<u8> = k0.to_vec();
+    // K and K1 are derived from the password: wiped when dropped; K1 reuses one buffer.
+    let mut k = Zeroizing::new(Vec::with_capacity(64));
+    k.extend_from_slice(&k0);
+    let mut k1 = Zeroizing::new(Vec::with_capacity(64 * (pw.len() + 64 + udata.len())));
     let mut round = 0u32;
     loop {
-        let mut k1 = Vec::with_capacity(64 * (pw.len() + k.len() + udata.len()));
+        k1.clear();
         for _ in 0..64 {
             k1.extend_from_slice(pw);
             k1.extend_from_slice(&k);
@@ -498,11 +523,12 @@ fn hash_r6(r: i64, pw: &[u8], salt: &[u8], udata: &[u8]) -> [u8; 32] {
         }
         aes128_cbc_encrypt(&k[..16], &k[16..32], &mut k1);
         let sum: u32 = k1[..16].iter().map(|&b| u32::from(b)).sum();
-        k = match sum % 3 {
-            0 => Sha256::digest(&k1).to_vec(),
-            1 => Sha384::digest(&k1).to_vec(),
-            _ => Sha512::digest(&k1).to_vec(),
-        };
+        k.clear();
+        match sum % 3 {
+            0 => k.extend_from_slice(&Sha256::digest(&k1[..])),
+            1 => k.extend_from_slice(&Sha384::digest(&k1[..])),
+            _ => k.extend_from_slice(&Sha512::digest(&k1[..])),
+        }
         let last = u32::from(k1[k1.len() - 1]);
         round += 1;
         if round >= 64 && last <= round - 32 {
@@ -535,7 +561,7 @@ fn pdfdoc_special(c: u32) -> Option<u8> {
 
 /// Maps a password to PDFDocEncoding bytes for R2-R4 (ASCII and Latin-1 map directly);
 /// `None` if a character has no PDFDocEncoding byte.
-fn pdfdoc_bytes(pw: &str) -> Option<Vec<u8>> {
+pub(crate) fn pdfdoc_bytes(pw: &str) -> Option<Vec<u8>> {
     pw.chars()
         .map(|c| {
             let c = c as u32;
@@ -610,7 +636,7 @@ impl Handler {
             });
             let h = Handler {
                 enc: enc.clone(),
-                key,
+                key: Zeroizing::new(key),
             };
             return Some((
                 h,
@@ -623,8 +649,11 @@ impl Handler {
             ));
         }
         let (u, o) = (&enc.u[..48], &enc.o[..48]);
-        let owner = hash_r6(enc.r, pw, &o[32..40], u) == o[..32];
-        let user = hash_r6(enc.r, pw, &u[32..40], &[]) == u[..32];
+        // The two checks are independent; side by side they cost one hash's time.
+        let (owner, user) = crate::par::join(
+            || hash_r6(enc.r, pw, &o[32..40], u) == o[..32],
+            || hash_r6(enc.r, pw, &u[32..40], &[]) == u[..32],
+        );
         let (ikey, wrapped) = if owner {
             (hash_r6(enc.r, pw, &o[40..48], u), &enc.oe[..32])
         } else if user {
@@ -632,8 +661,9 @@ impl Handler {
         } else {
             return None;
         };
-        let mut key = wrapped.to_vec();
-        aes_cbc_decrypt(&ikey, &[0u8; 16], &mut key);
+        let ikey = Zeroizing::new(ikey);
+        let mut key = Zeroizing::new(wrapped.to_vec());
+        aes_cbc_decrypt(&*ikey, &[0u8; 16], &mut key);
         let perms_ok = (enc.perms.len() >= 16).then(|| {
             let c = Aes256::new_from_slice(&key).ok();
             let mut b = Array::<u8, cipher::consts::U16>::default();
@@ -660,13 +690,18 @@ impl Handler {
         ))
     }
 
+    /// A handler for writing: `enc` as [`crate::standard`] made it, with its file key.
+    pub(crate) fn new(enc: EncryptDict, key: Zeroizing<Vec<u8>>) -> Handler {
+        Handler { enc, key }
+    }
+
     /// The file key (for tests and diagnostics).
     pub fn file_key(&self) -> &[u8] {
         &self.key
     }
 
     /// Algorithm 1: the key for object `id` under `cfm`.
-    fn object_key(&self, cfm: Cfm, id: ObjId) -> Vec<u8> {
+    fn object_key(&self, cfm: Cfm, id: ObjId) -> Zeroizing<Vec<u8>> {
         if cfm == Cfm::AesV3 {
             return self.key.clone();
         }
@@ -678,8 +713,40 @@ impl Handler {
         if cfm == Cfm::AesV2 {
             h.update(b"sAlT");
         }
-        let k: [u8; 16] = h.finalize().into();
-        k[..(n + 5).min(16)].to_vec()
+        let k = Zeroizing::new(<[u8; 16]>::from(h.finalize()));
+        Zeroizing::new(k[..(n + 5).min(16)].to_vec())
+    }
+
+    /// Encrypts `data` of object `id` with filter `cf` (Algorithm 1 and 1.a, forwards):
+    /// RC4 with the object key; AES-CBC with a fresh random IV from `rng` written before
+    /// the ciphertext and PKCS#7 padding (§7.6.3.1); the identity filter copies.
+    pub fn encrypt(
+        &self,
+        cf: &CryptFilter,
+        id: ObjId,
+        data: &[u8],
+        rng: &mut Rng,
+    ) -> Result<Vec<u8>> {
+        match cf.cfm {
+            Cfm::Identity => Ok(data.to_vec()),
+            Cfm::Rc4 => {
+                let mut out = data.to_vec();
+                rc4(&self.object_key(Cfm::Rc4, id), &mut out);
+                Ok(out)
+            }
+            Cfm::AesV2 | Cfm::AesV3 => {
+                let key = self.object_key(cf.cfm, id);
+                let pad = 16 - data.len() % 16;
+                let mut out = Vec::with_capacity(16 + data.len() + pad);
+                out.resize(16, 0);
+                rng.fill(&mut out[..16])?;
+                out.extend_from_slice(data);
+                out.resize(16 + data.len() + pad, pad as u8);
+                let (iv, body) = out.split_at_mut(16);
+                aes_cbc_encrypt(&key, iv, body)?;
+                Ok(out)
+            }
+        }
     }
 
     /// Decrypts `data` of object `id` with filter `cf`. Returns the plaintext and, when the

@@ -1,18 +1,26 @@
-//! Writing a [`Document`] as a new, complete file (not an incremental update).
+//! Writing a [`Document`] as a new, complete file (not an incremental update), in two
+//! steps that encryption sits between:
 //!
-//! When the input had object streams, every object that may live in one (not a stream,
-//! generation 0) goes into Flate-compressed object streams of up to
-//! [`OBJECTS_PER_STREAM`] objects, and the cross-reference data is a compressed
-//! cross-reference stream; when the input had a cross-reference stream but no object
-//! streams, the objects are written directly with a cross-reference stream; otherwise the
-//! file gets a classic `xref` table. Stream data is written as read (decrypted, still in
-//! its original filters), so the output is about the size of the input.
+//! 1. [`pack`] decides the layout: when the input had object streams, every object that
+//!    may live in one (not a stream, generation 0) goes into Flate-compressed object
+//!    streams of up to [`OBJECTS_PER_STREAM`] objects. The result, a [`Packed`] file, holds
+//!    the top-level objects (object streams among them, as ordinary streams) and where each
+//!    compressed object is.
+//! 2. [`serialize`] writes the top-level objects in order and the cross-reference data: a
+//!    compressed cross-reference stream when the input had one or had object streams, a
+//!    classic `xref` table otherwise.
+//!
+//! Between the two, an encryptor sees exactly what the file will hold: an object stream is
+//! one stream, encrypted as a whole (ISO 32000-2 §7.5.7), its member objects' strings are
+//! not encrypted on their own, and the cross-reference stream does not exist yet, so it is
+//! never encrypted (§7.5.8.2). Stream data is written as given (still in its own filters),
+//! so the output is about the size of the input.
 
 use std::io::Write as _;
 
 use crate::document::Document;
 use crate::filters;
-use crate::object::{Dict, Object, write_dict, write_object};
+use crate::object::{Dict, ObjId, Object, write_dict, write_name, write_object};
 
 /// Objects per object stream (as qpdf).
 pub const OBJECTS_PER_STREAM: usize = 100;
@@ -36,47 +44,185 @@ impl Layout {
     }
 }
 
+/// A top-level object of a [`Packed`] file.
+#[derive(Clone, Debug)]
+pub struct TopObject {
+    /// Object number.
+    pub num: u32,
+    /// Generation.
+    pub gen_: u16,
+    /// The object (an object stream made by [`pack`] is a [`Object::Stream`] with
+    /// `/Type /ObjStm`).
+    pub obj: Object,
+    /// Whether [`pack`] made this object stream.
+    pub object_stream: bool,
+}
+
+impl TopObject {
+    /// `(num, gen)`.
+    pub fn id(&self) -> ObjId {
+        (self.num, self.gen_)
+    }
+}
+
+/// A file laid out and ready to serialise.
+#[derive(Clone, Debug)]
+pub struct Packed {
+    /// Header version.
+    pub version: String,
+    /// Trailer entries (/Root, /Info, /ID, /Encrypt); /Size is computed.
+    pub trailer: Dict,
+    /// Top-level objects in file order.
+    pub objects: Vec<TopObject>,
+    /// Objects inside object streams: `(number, object stream number, index)`.
+    pub compressed: Vec<(u32, u32, u32)>,
+    /// Write a cross-reference stream (else a table).
+    pub xref_stream: bool,
+    next: u32,
+}
+
+impl Packed {
+    /// Appends a top-level object with a fresh number (generation 0) and returns its id.
+    pub fn add(&mut self, obj: Object) -> ObjId {
+        let num = self.next;
+        self.next += 1;
+        self.objects.push(TopObject {
+            num,
+            gen_: 0,
+            obj,
+            object_stream: false,
+        });
+        (num, 0)
+    }
+
+    /// Number of objects in the file (top-level and compressed).
+    pub fn object_count(&self) -> usize {
+        self.objects.len() + self.compressed.len()
+    }
+
+    /// Whether the file has object streams.
+    pub fn has_object_streams(&self) -> bool {
+        !self.compressed.is_empty()
+    }
+}
+
+fn version_at_least(v: &str, min: &str) -> bool {
+    version_key(v) >= version_key(min)
+}
+
+/// `"1.7"` as `(1, 7)` for comparisons (unparsable parts count as 0).
+pub fn version_key(v: &str) -> (u32, u32) {
+    let mut it = v.split('.').map(|x| x.parse::<u32>().unwrap_or(0));
+    (it.next().unwrap_or(0), it.next().unwrap_or(0))
+}
+
+/// Lays `doc` out with `layout` (see the module documentation).
+pub fn pack(doc: Document, layout: Layout) -> Packed {
+    let max_num = doc.objects.keys().next_back().copied().unwrap_or(0);
+    let mut version = doc.version;
+    if (layout.object_streams || layout.xref_stream) && !version_at_least(&version, "1.5") {
+        version = "1.5".into();
+    }
+    let mut objects = Vec::with_capacity(doc.objects.len());
+    let mut members: Vec<(u32, Object)> = Vec::new();
+    for (num, (gen_, obj)) in doc.objects {
+        if layout.object_streams && gen_ == 0 && !matches!(obj, Object::Stream(_)) {
+            members.push((num, obj));
+        } else {
+            objects.push(TopObject {
+                num,
+                gen_,
+                obj,
+                object_stream: false,
+            });
+        }
+    }
+    let mut next = max_num + 1;
+    let mut compressed = Vec::with_capacity(members.len());
+    // Serialise each object stream's members, then compress them (on several threads when
+    // there is much to compress).
+    let mut bodies: Vec<(u32, usize, usize, Vec<u8>)> = Vec::new();
+    for chunk in members.chunks(OBJECTS_PER_STREAM) {
+        let stm = next;
+        next += 1;
+        let mut head = Vec::new();
+        let mut body = Vec::new();
+        for (i, (num, o)) in chunk.iter().enumerate() {
+            let _ = write!(head, "{num} {} ", body.len());
+            write_object(&mut body, o);
+            body.push(b'\n');
+            compressed.push((*num, stm, i as u32));
+        }
+        let first = head.len();
+        head.extend_from_slice(&body);
+        bodies.push((stm, chunk.len(), first, head));
+    }
+    crate::par::chunks(
+        &mut bodies,
+        |b| b.3.len(),
+        |part| {
+            for b in part {
+                b.3 = filters::deflate(&b.3);
+            }
+        },
+    );
+    for (stm, n, first, data) in bodies {
+        let mut d = Dict::new();
+        d.set(b"Type", Object::Name(b"ObjStm".to_vec()));
+        d.set(b"N", Object::Int(n as i64));
+        d.set(b"First", Object::Int(first as i64));
+        d.set(b"Filter", Object::Name(b"FlateDecode".to_vec()));
+        objects.push(TopObject {
+            num: stm,
+            gen_: 0,
+            obj: Object::Stream(crate::object::Stream { dict: d, data }),
+            object_stream: true,
+        });
+    }
+    Packed {
+        version,
+        trailer: doc.trailer,
+        objects,
+        compressed,
+        xref_stream: layout.xref_stream,
+        next,
+    }
+}
+
+/// Writes a stream object; `/Length` is the data's length whatever the dictionary says.
+fn write_stream_object(out: &mut Vec<u8>, num: u32, gen_: u16, dict: &Dict, data: &[u8]) {
+    let _ = writeln!(out, "{num} {gen_} obj");
+    out.extend_from_slice(b"<<");
+    for (k, v) in dict.0.iter().filter(|(k, _)| k != b"Length") {
+        write_name(out, k);
+        write_object(out, v);
+    }
+    let _ = write!(out, "/Length {}>>", data.len());
+    out.extend_from_slice(b"stream\n");
+    out.extend_from_slice(data);
+    out.extend_from_slice(b"\nendstream\nendobj\n");
+}
+
 enum Slot {
     Free,
     At(usize, u16),
     In(u32, u32),
 }
 
-fn version_at_least(v: &str, min: &str) -> bool {
-    let p = |s: &str| -> (u32, u32) {
-        let mut it = s.split('.').map(|x| x.parse::<u32>().unwrap_or(0));
-        (it.next().unwrap_or(0), it.next().unwrap_or(0))
-    };
-    p(v) >= p(min)
-}
-
-fn write_stream_object(out: &mut Vec<u8>, num: u32, gen_: u16, dict: &Dict, data: &[u8]) {
-    let _ = writeln!(out, "{num} {gen_} obj");
-    write_dict(out, dict);
-    out.extend_from_slice(b"stream\n");
-    out.extend_from_slice(data);
-    out.extend_from_slice(b"\nendstream\nendobj\n");
-}
-
-/// Serialises `doc` with `layout`.
-pub fn write(doc: &Document, layout: Layout) -> Vec<u8> {
-    let total: usize = doc
+/// Serialises a [`Packed`] file.
+pub fn serialize(p: &Packed) -> Vec<u8> {
+    let total: usize = p
         .objects
-        .values()
-        .map(|(_, o)| match o {
-            Object::Stream(s) => s.data.len() + 64,
-            _ => 64,
+        .iter()
+        .map(|t| match &t.obj {
+            Object::Stream(s) => s.data.len() + 96,
+            _ => 96,
         })
         .sum();
-    let mut out = Vec::with_capacity(total + 1024);
-    let mut version = doc.version.clone();
-    if (layout.object_streams || layout.xref_stream) && !version_at_least(&version, "1.5") {
-        version = "1.5".into();
-    }
-    let _ = writeln!(out, "%PDF-{version}");
+    let mut out = Vec::with_capacity(total + 16 * p.compressed.len() + 1024);
+    let _ = writeln!(out, "%PDF-{}", p.version);
     out.extend_from_slice(b"%\xe2\xe3\xcf\xd3\n");
 
-    let max_num = doc.objects.keys().next_back().copied().unwrap_or(0);
     let mut slots: Vec<Slot> = Vec::new();
     let set = |slots: &mut Vec<Slot>, n: u32, s: Slot| {
         let n = n as usize;
@@ -85,54 +231,25 @@ pub fn write(doc: &Document, layout: Layout) -> Vec<u8> {
         }
         slots[n] = s;
     };
-    let mut packed: Vec<u32> = Vec::new();
-    for (&num, (g, obj)) in &doc.objects {
-        let packable = layout.object_streams && *g == 0 && !matches!(obj, Object::Stream(_));
-        if packable {
-            packed.push(num);
-            continue;
-        }
-        set(&mut slots, num, Slot::At(out.len(), *g));
-        match obj {
-            Object::Stream(s) => write_stream_object(&mut out, num, *g, &s.dict, &s.data),
-            _ => {
-                let _ = writeln!(out, "{num} {g} obj");
-                write_object(&mut out, obj);
+    for t in &p.objects {
+        set(&mut slots, t.num, Slot::At(out.len(), t.gen_));
+        match &t.obj {
+            Object::Stream(s) => write_stream_object(&mut out, t.num, t.gen_, &s.dict, &s.data),
+            o => {
+                let _ = writeln!(out, "{} {} obj", t.num, t.gen_);
+                write_object(&mut out, o);
                 out.extend_from_slice(b"\nendobj\n");
             }
         }
     }
-    let mut next = max_num + 1;
-    for chunk in packed.chunks(OBJECTS_PER_STREAM) {
-        let stm = next;
-        next += 1;
-        let mut head = Vec::new();
-        let mut body = Vec::new();
-        for (i, &num) in chunk.iter().enumerate() {
-            let _ = write!(head, "{num} {} ", body.len());
-            if let Some((_, o)) = doc.objects.get(&num) {
-                write_object(&mut body, o);
-            }
-            body.push(b'\n');
-            set(&mut slots, num, Slot::In(stm, i as u32));
-        }
-        let first = head.len();
-        head.extend_from_slice(&body);
-        let data = filters::deflate(&head);
-        let mut d = Dict::new();
-        d.set(b"Type", Object::Name(b"ObjStm".to_vec()));
-        d.set(b"N", Object::Int(chunk.len() as i64));
-        d.set(b"First", Object::Int(first as i64));
-        d.set(b"Filter", Object::Name(b"FlateDecode".to_vec()));
-        d.set(b"Length", Object::Int(data.len() as i64));
-        set(&mut slots, stm, Slot::At(out.len(), 0));
-        write_stream_object(&mut out, stm, 0, &d, &data);
+    for &(num, stm, i) in &p.compressed {
+        set(&mut slots, num, Slot::In(stm, i));
     }
 
-    let mut trailer = doc.trailer.clone();
+    let mut trailer = p.trailer.clone();
     trailer.remove(b"Size");
-    if layout.xref_stream {
-        let xnum = next;
+    if p.xref_stream {
+        let xnum = (slots.len() as u32).max(p.next);
         let xoff = out.len();
         set(&mut slots, xnum, Slot::At(xoff, 0));
         let size = slots.len();
@@ -185,7 +302,6 @@ pub fn write(doc: &Document, layout: Layout) -> Vec<u8> {
         parms.set(b"Columns", Object::Int(row as i64));
         parms.set(b"Predictor", Object::Int(12));
         d.set(b"DecodeParms", Object::Dict(parms));
-        d.set(b"Length", Object::Int(data.len() as i64));
         write_stream_object(&mut out, xnum, 0, &d, &data);
         let _ = write!(out, "startxref\n{xoff}\n%%EOF\n");
     } else {
@@ -213,4 +329,9 @@ pub fn write(doc: &Document, layout: Layout) -> Vec<u8> {
         let _ = write!(out, "\nstartxref\n{xoff}\n%%EOF\n");
     }
     out
+}
+
+/// Serialises `doc` with `layout`: [`pack`] then [`serialize`].
+pub fn write(doc: Document, layout: Layout) -> Vec<u8> {
+    serialize(&pack(doc, layout))
 }

@@ -1,0 +1,507 @@
+//! The keys, the associated data and the /Encrypt dictionary of the LWC crypt filters.
+//!
+//! The file key is 32 random bytes, wrapped for the two passwords by revision 6's
+//! algorithms (the same code as the Standard handler: [`crate::standard::r6_entries`] to
+//! write, [`Handler::authenticate`] to read). The cipher's key is
+//! `HKDF-SHA-256(salt = "cipherlab-pdf-lwc/1", ikm = file key, info = /CFM)`, cut to the
+//! cipher's key length: a different cipher named in the file gets a different key, so a
+//! changed /CFM is caught by the first tag.
+
+use cipherlab_ciphers::{Cipher, CipherSpec, providers};
+use hkdf::Hkdf;
+use sha2::Sha256;
+use zeroize::Zeroizing;
+
+use super::{HANDLER, LwcCipher, VERSION};
+use crate::error::{Error, Result};
+use crate::object::{Dict, ObjId, Object, StrForm};
+use crate::random::{self, Rng};
+use crate::security::{Auth, EncryptDict, Handler};
+use crate::standard::{r6_entries, r6_password};
+
+/// The HKDF salt and the first bytes of every associated data: the design's name and
+/// version.
+const LABEL: &[u8] = b"cipherlab-pdf-lwc/1";
+/// Nonce length of every LWC AEAD here.
+pub const NONCE: usize = 16;
+/// Tag length.
+pub const TAG: usize = 16;
+/// The name of the crypt filter in /CF.
+const FILTER: &str = "AEAD";
+
+/// What is encrypted, as the associated data says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A string; the associated data adds its index among its object's strings.
+    String,
+    /// A stream; the associated data adds its dictionary (without /Length).
+    Stream,
+    /// The manifest (object 0).
+    Manifest,
+}
+
+impl Kind {
+    fn byte(self) -> u8 {
+        match self {
+            Kind::String => b'S',
+            Kind::Stream => b'T',
+            Kind::Manifest => b'M',
+        }
+    }
+
+    /// A word for messages.
+    pub fn word(self) -> &'static str {
+        match self {
+            Kind::String => "string",
+            Kind::Stream => "stream",
+            Kind::Manifest => "manifest",
+        }
+    }
+}
+
+/// The payload's /Encrypt dictionary, read and checked.
+#[derive(Clone, Debug)]
+pub struct LwcDict {
+    /// The cipher.
+    pub cipher: LwcCipher,
+    /// /P (the permissions asked for; our reader releases everything to either password).
+    pub p: i32,
+    /// /U, /UE, /O, /OE, /Perms as the Standard handler's revision 6 reads them.
+    pub r6: EncryptDict,
+    /// The encrypted manifest.
+    pub manifest: Vec<u8>,
+}
+
+fn bad(m: impl Into<String>) -> Error {
+    Error::BadEncrypt(m.into())
+}
+
+fn name_of(d: &Dict, k: &[u8]) -> Option<String> {
+    d.name(k).map(|n| String::from_utf8_lossy(n).into_owned())
+}
+
+fn bytes_of(d: &Dict, k: &[u8], len: usize) -> Result<Vec<u8>> {
+    match d.get(k) {
+        Some(Object::Str(s, _)) if s.len() == len => Ok(s.clone()),
+        Some(Object::Str(s, _)) => Err(bad(format!(
+            "/{} has {} bytes; {HANDLER} needs {len}",
+            String::from_utf8_lossy(k),
+            s.len()
+        ))),
+        _ => Err(bad(format!(
+            "/{} is missing or not a string",
+            String::from_utf8_lossy(k)
+        ))),
+    }
+}
+
+impl LwcDict {
+    /// Reads a /CipherlabAEAD /Encrypt dictionary. Anything but what [`LwcKeys::create`]
+    /// writes is refused: another version, a crypt filter other than one LWC cipher for
+    /// both strings and streams (no /Identity anywhere), metadata left in the clear.
+    pub fn parse(d: &Dict) -> Result<LwcDict> {
+        match name_of(d, b"Filter").as_deref() {
+            Some(HANDLER) => {}
+            other => {
+                return Err(bad(format!(
+                    "/Filter is {}; the encrypted payload needs /{HANDLER}",
+                    other.map_or("missing".to_string(), |o| format!("/{o}"))
+                )));
+            }
+        }
+        match (d.int(b"V"), d.int(b"R")) {
+            (Some(VERSION), Some(6)) => {}
+            (v, r) => {
+                return Err(Error::Unsupported(format!(
+                    "/{HANDLER} /V {} /R {}: this cipherlab writes and reads /V {VERSION} /R 6",
+                    v.map_or("missing".into(), |v| v.to_string()),
+                    r.map_or("missing".into(), |r| r.to_string())
+                )));
+            }
+        }
+        let strf = name_of(d, b"StrF");
+        let stmf = name_of(d, b"StmF");
+        let eff = name_of(d, b"EFF");
+        let Some(f) = &stmf else {
+            return Err(bad("/StmF is missing: every stream must be encrypted"));
+        };
+        if strf.as_ref() != Some(f) || eff.as_ref().is_some_and(|e| e != f) {
+            return Err(bad(format!(
+                "/StrF, /StmF and /EFF must all name the one crypt filter (/StmF /{f}, /StrF {}, \
+                 /EFF {}); nothing may be left to /Identity",
+                strf.map_or("missing".into(), |s| format!("/{s}")),
+                eff.map_or("missing".into(), |s| format!("/{s}")),
+            )));
+        }
+        let filter = match d.get(b"CF") {
+            Some(Object::Dict(cf)) => match cf.get(f.as_bytes()) {
+                Some(Object::Dict(x)) => x.clone(),
+                _ => return Err(bad(format!("/CF has no dictionary /{f}"))),
+            },
+            Some(_) => return Err(bad("/CF is not a dictionary")),
+            None => return Err(bad("/CF is missing")),
+        };
+        let cfm = filter.name(b"CFM").unwrap_or(b"None");
+        let Some(cipher) = LwcCipher::from_cfm(cfm) else {
+            let known: Vec<&str> = LwcCipher::ALL.iter().map(|c| c.cfm()).collect();
+            return Err(Error::Unsupported(format!(
+                "crypt filter /{f} has /CFM /{}; {HANDLER} knows {}",
+                String::from_utf8_lossy(cfm),
+                known.join(", ")
+            )));
+        };
+        if matches!(d.get(b"EncryptMetadata"), Some(Object::Bool(false))) {
+            return Err(bad(
+                "/EncryptMetadata false: every object must be encrypted, metadata too",
+            ));
+        }
+        let p = match d.int(b"P") {
+            Some(p) if (i64::from(i32::MIN)..=i64::from(u32::MAX)).contains(&p) => p as u32 as i32,
+            _ => return Err(bad("/P is missing or not a 32-bit value")),
+        };
+        let manifest = match d.get(b"Manifest") {
+            Some(Object::Str(s, _)) if s.len() >= NONCE + TAG => s.clone(),
+            _ => return Err(bad("/Manifest is missing or too short")),
+        };
+        let r6 = EncryptDict {
+            v: 5,
+            r: 6,
+            length_bits: 256,
+            length_given: true,
+            o: bytes_of(d, b"O", 48)?,
+            u: bytes_of(d, b"U", 48)?,
+            oe: bytes_of(d, b"OE", 32)?,
+            ue: bytes_of(d, b"UE", 32)?,
+            perms: bytes_of(d, b"Perms", 16)?,
+            p,
+            encrypt_metadata: true,
+            encrypt_metadata_given: true,
+            filters: Default::default(),
+            stmf: "Identity".into(),
+            strf: "Identity".into(),
+            eff: "Identity".into(),
+            eff_given: false,
+        };
+        Ok(LwcDict {
+            cipher,
+            p,
+            r6,
+            manifest,
+        })
+    }
+}
+
+/// The keys of one file, ready to encrypt or decrypt its objects.
+pub struct LwcKeys {
+    cipher: LwcCipher,
+    spec: CipherSpec,
+    key: Zeroizing<Vec<u8>>,
+    /// The file /ID as bound into every associated data.
+    id: Vec<u8>,
+}
+
+impl std::fmt::Debug for LwcKeys {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LwcKeys")
+            .field("cipher", &self.cipher)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The trailer's /ID as the associated data binds it: each element's length (2 bytes)
+/// and bytes; empty when there is none (the writer always makes one).
+pub fn id_bytes(trailer: &Dict) -> Vec<u8> {
+    let mut out = Vec::new();
+    if let Some(Object::Array(a)) = trailer.get(b"ID") {
+        for o in a {
+            let s = o.as_str().unwrap_or(&[]);
+            out.extend_from_slice(&(s.len().min(0xffff) as u16).to_be_bytes());
+            out.extend_from_slice(&s[..s.len().min(0xffff)]);
+        }
+    }
+    out
+}
+
+fn hex(b: &[u8]) -> Object {
+    Object::Str(b.to_vec(), StrForm::Hex)
+}
+
+fn name(n: &str) -> Object {
+    Object::Name(n.as_bytes().to_vec())
+}
+
+impl LwcKeys {
+    fn derive(cipher: LwcCipher, file_key: &[u8], id: Vec<u8>) -> Result<LwcKeys> {
+        let spec = cipher.spec()?;
+        let mut key = Zeroizing::new(vec![0u8; spec.key_len()]);
+        Hkdf::<Sha256>::new(Some(LABEL), file_key)
+            .expand(cipher.cfm().as_bytes(), &mut key)
+            .map_err(|_| Error::Unsupported(format!("a {}-byte key", spec.key_len())))?;
+        Ok(LwcKeys {
+            cipher,
+            spec,
+            key,
+            id,
+        })
+    }
+
+    /// New keys for a file whose trailer /ID is `id` (see [`id_bytes`]), and the
+    /// /Encrypt dictionary without its /Manifest (added by [`super::seal`]).
+    pub fn create(
+        cipher: LwcCipher,
+        user: &str,
+        owner: &str,
+        p: i32,
+        id: Vec<u8>,
+    ) -> Result<(LwcKeys, Dict)> {
+        if owner.is_empty() {
+            return Err(Error::Invalid(
+                "the owner password is empty: anyone could open the file as its owner; give a \
+                 non-empty --owner-password"
+                    .into(),
+            ));
+        }
+        let file_key = random::key::<32>()?;
+        let e = r6_entries(
+            &r6_password(user, "user")?,
+            &r6_password(owner, "owner")?,
+            &file_key,
+            p,
+            true,
+        )?;
+        let mut d = Dict::new();
+        d.set(b"Filter", name(HANDLER));
+        d.set(b"V", Object::Int(VERSION));
+        d.set(b"R", Object::Int(6));
+        d.set(b"Length", Object::Int(256));
+        let mut f = Dict::new();
+        f.set(b"Type", name("CryptFilter"));
+        f.set(b"CFM", name(cipher.cfm()));
+        f.set(b"AuthEvent", name("DocOpen"));
+        let mut cf = Dict::new();
+        cf.set(FILTER.as_bytes(), Object::Dict(f));
+        d.set(b"CF", Object::Dict(cf));
+        d.set(b"StmF", name(FILTER));
+        d.set(b"StrF", name(FILTER));
+        d.set(b"EFF", name(FILTER));
+        d.set(b"P", Object::Int(i64::from(p)));
+        d.set(b"EncryptMetadata", Object::Bool(true));
+        d.set(b"O", hex(&e.o));
+        d.set(b"U", hex(&e.u));
+        d.set(b"OE", hex(&e.oe));
+        d.set(b"UE", hex(&e.ue));
+        d.set(b"Perms", hex(&e.perms));
+        Ok((Self::derive(cipher, &file_key[..], id)?, d))
+    }
+
+    /// Opens `d` with `password` (user or owner; SASLprep'd as revision 6 does). A /Perms
+    /// that does not match /P is tampering, not a warning.
+    pub fn open(d: &LwcDict, id: Vec<u8>, password: &str) -> Result<(LwcKeys, Auth)> {
+        let (h, auth) = Handler::authenticate(&d.r6, &[], password).map_err(|e| match e {
+            Error::WrongPassword(_) => Error::WrongPassword(format!(
+                "{HANDLER} payload ({}), {} password, SASLprep'd",
+                d.cipher.name(),
+                if password.is_empty() {
+                    "empty"
+                } else {
+                    "given"
+                }
+            )),
+            e => e,
+        })?;
+        if auth.perms_ok != Some(true) {
+            return Err(Error::Tampered(
+                "/Perms does not match /P and /EncryptMetadata of the payload's /Encrypt \
+                 dictionary"
+                    .into(),
+            ));
+        }
+        Ok((Self::derive(d.cipher, h.file_key(), id)?, auth))
+    }
+
+    /// The cipher.
+    pub fn cipher(&self) -> LwcCipher {
+        self.cipher
+    }
+
+    /// An initialised cipher from the catalogue (one per thread).
+    pub fn init(&self) -> Result<Box<dyn Cipher>> {
+        providers::init(&self.spec, &self.key, None)
+            .map_err(|e| Error::Unsupported(format!("{}: {e}", self.cipher.name())))
+    }
+
+    /// The associated data of an object's string or stream: the label, the /CFM, the file
+    /// /ID, the object number and generation, the kind, and `extra` (a string's index in
+    /// its object, or a stream's dictionary).
+    pub fn ad(&self, id: ObjId, kind: Kind, extra: &[u8]) -> Vec<u8> {
+        let cfm = self.cipher.cfm().as_bytes();
+        let mut ad = Vec::with_capacity(LABEL.len() + cfm.len() + self.id.len() + extra.len() + 16);
+        ad.extend_from_slice(LABEL);
+        ad.push(0);
+        ad.extend_from_slice(cfm);
+        ad.push(0);
+        ad.extend_from_slice(&(self.id.len() as u32).to_be_bytes());
+        ad.extend_from_slice(&self.id);
+        ad.extend_from_slice(&id.0.to_be_bytes());
+        ad.extend_from_slice(&id.1.to_be_bytes());
+        ad.push(kind.byte());
+        ad.extend_from_slice(extra);
+        ad
+    }
+
+    /// Encrypts `data`: `nonce || ciphertext || tag`, the nonce fresh from `rng`.
+    pub fn seal(
+        &self,
+        c: &mut dyn Cipher,
+        rng: &mut Rng,
+        id: ObjId,
+        kind: Kind,
+        extra: &[u8],
+        data: &[u8],
+    ) -> Result<Vec<u8>> {
+        let mut out = vec![0u8; NONCE + data.len() + TAG];
+        rng.fill(&mut out[..NONCE])?;
+        out[NONCE..NONCE + data.len()].copy_from_slice(data);
+        let (nonce, body) = out.split_at_mut(NONCE);
+        let n = c
+            .encrypt(nonce, &self.ad(id, kind, extra), body, data.len())
+            .map_err(|e| Error::Unsupported(format!("{}: {e}", self.cipher.name())))?;
+        out.truncate(NONCE + n);
+        Ok(out)
+    }
+
+    /// Decrypts what [`LwcKeys::seal`] made; on any failure (short data, wrong tag,
+    /// another object's ciphertext) an [`Error::Tampered`] naming the object, and no
+    /// plaintext.
+    pub fn open_data(
+        &self,
+        c: &mut dyn Cipher,
+        id: ObjId,
+        kind: Kind,
+        extra: &[u8],
+        data: &[u8],
+    ) -> Result<Vec<u8>> {
+        let fail = || {
+            Error::Tampered(if kind == Kind::Manifest {
+                "the manifest does not authenticate".to_string()
+            } else {
+                format!(
+                    "object {} {}: its {} does not authenticate",
+                    id.0,
+                    id.1,
+                    kind.word()
+                )
+            })
+        };
+        if data.len() < NONCE + TAG {
+            return Err(fail());
+        }
+        let (nonce, body) = data.split_at(NONCE);
+        let mut buf = body.to_vec();
+        match c.decrypt(nonce, &self.ad(id, kind, extra), &mut buf) {
+            Ok(n) => {
+                buf.truncate(n);
+                Ok(buf)
+            }
+            Err(_) => Err(fail()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn seal_open_and_every_binding() {
+        for cipher in LwcCipher::ALL {
+            let (k, d) = LwcKeys::create(cipher, "u", "o", -4, b"id-one".to_vec()).unwrap();
+            let mut d = d;
+            d.set(b"Manifest", hex(&[0u8; 40]));
+            let parsed = LwcDict::parse(&d).unwrap();
+            assert_eq!(parsed.cipher, cipher);
+            let (ku, a) = LwcKeys::open(&parsed, b"id-one".to_vec(), "u").unwrap();
+            assert!(a.user && !a.owner);
+            let (ko, a) = LwcKeys::open(&parsed, b"id-one".to_vec(), "o").unwrap();
+            assert!(a.owner);
+            assert!(matches!(
+                LwcKeys::open(&parsed, b"id-one".to_vec(), "x"),
+                Err(Error::WrongPassword(_))
+            ));
+            let mut c = k.init().unwrap();
+            let mut rng = Rng::new();
+            let ct = k
+                .seal(&mut *c, &mut rng, (5, 0), Kind::Stream, b"<<>>", b"secret")
+                .unwrap();
+            let ct2 = k
+                .seal(&mut *c, &mut rng, (5, 0), Kind::Stream, b"<<>>", b"secret")
+                .unwrap();
+            assert_ne!(ct, ct2, "{cipher:?}: a nonce repeated");
+            for keys in [&ku, &ko] {
+                let mut c = keys.init().unwrap();
+                let pt = keys
+                    .open_data(&mut *c, (5, 0), Kind::Stream, b"<<>>", &ct)
+                    .unwrap();
+                assert_eq!(pt, b"secret");
+                // Another object, generation, kind, dictionary: rejected.
+                for (id, kind, extra) in [
+                    ((6, 0), Kind::Stream, &b"<<>>"[..]),
+                    ((5, 1), Kind::Stream, b"<<>>"),
+                    ((5, 0), Kind::String, b"<<>>"),
+                    ((5, 0), Kind::Stream, b"<</A 1>>"),
+                ] {
+                    assert!(matches!(
+                        keys.open_data(&mut *c, id, kind, extra, &ct),
+                        Err(Error::Tampered(_))
+                    ));
+                }
+            }
+            // Another file ID: rejected.
+            let (kx, _) = LwcKeys::open(&parsed, b"id-two".to_vec(), "u").unwrap();
+            let mut c = kx.init().unwrap();
+            assert!(
+                kx.open_data(&mut *c, (5, 0), Kind::Stream, b"<<>>", &ct)
+                    .is_err()
+            );
+            // A flipped bit anywhere: rejected.
+            let mut c = ku.init().unwrap();
+            for i in 0..ct.len() {
+                let mut bad = ct.clone();
+                bad[i] ^= 1;
+                assert!(
+                    ku.open_data(&mut *c, (5, 0), Kind::Stream, b"<<>>", &bad)
+                        .is_err()
+                );
+            }
+            assert!(
+                ku.open_data(&mut *c, (5, 0), Kind::Stream, b"<<>>", &ct[..20])
+                    .is_err()
+            );
+        }
+    }
+
+    #[test]
+    fn dictionary_checks() {
+        let (_, mut d) = LwcKeys::create(LwcCipher::Xoodyak, "u", "o", -4, Vec::new()).unwrap();
+        d.set(b"Manifest", hex(&[0u8; 40]));
+        assert!(LwcDict::parse(&d).is_ok());
+        let mut e = d.clone();
+        e.set(b"StrF", name("Identity"));
+        assert!(
+            LwcDict::parse(&e)
+                .unwrap_err()
+                .to_string()
+                .contains("Identity")
+        );
+        let mut e = d.clone();
+        e.set(b"EncryptMetadata", Object::Bool(false));
+        assert!(LwcDict::parse(&e).is_err());
+        let mut e = d.clone();
+        e.set(b"V", Object::Int(2));
+        assert!(LwcDict::parse(&e).is_err());
+        let mut e = d;
+        e.remove(b"Manifest");
+        assert!(LwcDict::parse(&e).is_err());
+    }
+}

@@ -1,0 +1,260 @@
+//! Reading an LWC payload, strictly: every check passes before the document is returned,
+//! so no plaintext of a modified, damaged or truncated payload is ever released.
+//!
+//! 1. The payload must end with `%%EOF` and its cross-reference data must be usable as
+//!    written (no repair); the /Encrypt dictionary must be ours ([`LwcDict::parse`]); the
+//!    password opens it.
+//! 2. The manifest must authenticate.
+//! 3. Every top-level object except the /Encrypt dictionary and cross-reference streams
+//!    must be a stream whose dictionary strings and data authenticate for its own number,
+//!    generation, kind, place and dictionary: a plaintext object (a dictionary slipped in
+//!    by an incremental update, say) is an error, not a warning.
+//! 4. Object streams are parsed; the cross-reference data must agree with them.
+//! 5. /Root, /Info and the digest of all objects and their tags must equal the manifest's.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::LwcCipher;
+use super::keys::{Kind, LwcDict, LwcKeys, TAG, id_bytes};
+use super::seal::{MANIFEST_LEN, canonical, manifest, objects_digest, tag_of};
+use crate::document::{Document, Pdf, for_strings_dict, parse_object_stream};
+use crate::error::{Error, Result};
+use crate::object::{Object, Stream};
+use crate::par;
+use crate::security::Auth;
+use crate::xref::Entry;
+
+/// A decrypted payload.
+#[derive(Debug)]
+pub struct Opened {
+    /// The document, every object authenticated and decrypted.
+    pub doc: Document,
+    /// Which password opened it.
+    pub auth: Auth,
+    /// The cipher.
+    pub cipher: LwcCipher,
+    /// Strings authenticated (in stream dictionaries; the rest are inside object streams).
+    pub strings: usize,
+    /// Streams authenticated (object streams included).
+    pub streams: usize,
+}
+
+/// One top-level stream opened: number, generation, tag, strings in its dictionary.
+type Opened1 = (u32, u16, [u8; TAG], usize);
+
+fn tampered(m: impl Into<String>) -> Error {
+    Error::Tampered(m.into())
+}
+
+/// Reads the payload's /Encrypt dictionary (direct or indirect) without a password.
+pub fn encrypt_dict(pdf: &Pdf<'_>) -> Result<(LwcDict, Option<u32>)> {
+    let (d, num) = match pdf.xref.trailer.get(b"Encrypt") {
+        Some(Object::Dict(d)) => (d.clone(), None),
+        Some(Object::Ref(n, g)) => match pdf.top_object((*n, *g))? {
+            Object::Dict(d) => (d, Some(*n)),
+            _ => {
+                return Err(Error::BadEncrypt(format!(
+                    "/Encrypt {n} {g} R is not a dictionary"
+                )));
+            }
+        },
+        _ => {
+            return Err(tampered(
+                "the encrypted payload has no /Encrypt dictionary: it is not the document that \
+                 was encrypted",
+            ));
+        }
+    };
+    Ok((LwcDict::parse(&d)?, num))
+}
+
+/// One top-level stream, decrypted in place; returns its strings count and its tag.
+pub(crate) fn open_stream(
+    keys: &LwcKeys,
+    c: &mut dyn cipherlab_ciphers::Cipher,
+    id: (u32, u16),
+    s: &mut Stream,
+) -> Result<(usize, [u8; TAG])> {
+    let tag = tag_of(&s.data);
+    // The dictionary as written (strings still sealed) is what the data is bound to.
+    let (_, bytes) = canonical(&s.dict);
+    let data = keys.open_data(c, id, Kind::Stream, &bytes, &s.data)?;
+    let mut index = 0u32;
+    let mut failed = None;
+    for_strings_dict(&mut s.dict, &mut |v, _| {
+        if failed.is_none() {
+            match keys.open_data(c, id, Kind::String, &index.to_be_bytes(), v) {
+                Ok(p) => *v = p,
+                Err(e) => failed = Some(e),
+            }
+        }
+        index += 1;
+    });
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    s.data = data;
+    s.dict.remove(b"Length");
+    Ok((index as usize, tag))
+}
+
+/// Decrypts an LWC payload with `password` (the empty user password when `None`).
+pub fn decrypt_payload(payload: &[u8], password: Option<&str>) -> Result<Opened> {
+    let pdf = Pdf::parse(payload)?;
+    // The payload is exactly what the encryptor wrote: repairs that other files may need
+    // are signs of truncation or tampering here.
+    let end = payload
+        .iter()
+        .rposition(|b| !b.is_ascii_whitespace())
+        .map_or(0, |i| i + 1);
+    if !payload[..end].ends_with(b"%%EOF") {
+        return Err(tampered(
+            "the payload does not end with %%EOF: it was truncated or appended to",
+        ));
+    }
+    if let Some(why) = &pdf.xref.rebuilt {
+        return Err(tampered(format!(
+            "the payload's cross-reference data is unusable ({why}): it was truncated or modified"
+        )));
+    }
+    let (dict, enc_num) = encrypt_dict(&pdf)?;
+    let id = id_bytes(&pdf.xref.trailer);
+    let (keys, auth) = match LwcKeys::open(&dict, id, password.unwrap_or("")) {
+        Err(Error::WrongPassword(_)) if password.is_none() => return Err(Error::PasswordRequired),
+        r => r?,
+    };
+    let mut c = keys.init()?;
+    let m = keys.open_data(&mut *c, (0, 0), Kind::Manifest, &[], &dict.manifest)?;
+    if m.len() != MANIFEST_LEN {
+        return Err(tampered("the manifest has the wrong length"));
+    }
+
+    // Top-level objects: streams only.
+    let mut tops: Vec<(u32, u16, Stream)> = Vec::new();
+    let mut listed: Vec<(u32, u32, u32)> = Vec::new();
+    for (&num, e) in &pdf.xref.entries {
+        match *e {
+            Entry::Free => {}
+            Entry::Compressed { container, index } => listed.push((num, container, index)),
+            Entry::Offset { offset, .. } => {
+                if Some(num) == enc_num || pdf.xref.xref_stream_objects.contains(&num) {
+                    continue;
+                }
+                let (oid, obj) = pdf
+                    .object_at(num, offset)
+                    .map_err(|e| tampered(format!("object {num} cannot be read ({e})")))?;
+                match obj {
+                    Object::Stream(s) if s.dict.has_type(b"XRef") => {}
+                    Object::Stream(s) => tops.push((oid.0, oid.1, s)),
+                    other => {
+                        let what = match other {
+                            Object::Dict(_) => "dictionary",
+                            Object::Array(_) => "array",
+                            Object::Str(..) => "string",
+                            _ => "object",
+                        };
+                        return Err(tampered(format!(
+                            "object {} {} is a plaintext {what}; in an authenticated payload \
+                             every object outside an object stream is an encrypted stream",
+                            oid.0, oid.1
+                        )));
+                    }
+                }
+            }
+        }
+    }
+    let results = par::chunks(
+        &mut tops,
+        |t| t.2.data.len() + 64,
+        |chunk| -> Result<Vec<Opened1>> {
+            let mut c = keys.init()?;
+            chunk
+                .iter_mut()
+                .map(|(n, g, s)| {
+                    let (strings, tag) = open_stream(&keys, &mut *c, (*n, *g), s)?;
+                    Ok((*n, *g, tag, strings))
+                })
+                .collect()
+        },
+    );
+    let mut tags = Vec::with_capacity(tops.len());
+    let mut strings = 0;
+    for r in results {
+        for (n, g, tag, k) in r? {
+            tags.push((n, g, tag));
+            strings += k;
+        }
+    }
+    let streams = tops.len();
+
+    // Object streams.
+    let mut objects: BTreeMap<u32, (u16, Object)> = BTreeMap::new();
+    let mut members: Vec<(u32, u32, u32)> = Vec::new();
+    let mut containers = BTreeSet::new();
+    for (n, g, s) in &tops {
+        if s.dict.has_type(b"ObjStm") {
+            containers.insert(*n);
+            let m = parse_object_stream(&s.dict, &s.data, *n)
+                .map_err(|e| tampered(format!("object stream {n} {g} is unreadable ({e})")))?;
+            for (i, (num, o)) in m.into_iter().enumerate() {
+                members.push((num, *n, i as u32));
+                if objects.insert(num, (0, o)).is_some() {
+                    return Err(tampered(format!("object {num} is in two object streams")));
+                }
+            }
+        }
+    }
+    for (n, g, s) in tops {
+        if containers.contains(&n) {
+            continue;
+        }
+        if objects.insert(n, (g, Object::Stream(s))).is_some() {
+            return Err(tampered(format!(
+                "object {n} is both a stream and in an object stream"
+            )));
+        }
+    }
+    let held: BTreeSet<(u32, u32, u32)> = members.iter().copied().collect();
+    if let Some((n, c, _)) = listed
+        .iter()
+        .find(|(n, c, i)| !held.contains(&(*n, *c, *i)))
+    {
+        return Err(tampered(format!(
+            "the cross-reference data puts object {n} in object stream {c}, which does not hold it there"
+        )));
+    }
+
+    // The manifest.
+    let digest = objects_digest(&mut tags, &mut members);
+    if manifest(&pdf.xref.trailer, tags.len(), members.len(), &digest) != m {
+        return Err(tampered(
+            "the payload's objects or its /Root or /Info differ from its authenticated manifest \
+             (objects were removed, added, moved or replaced)",
+        ));
+    }
+
+    let mut doc = Document {
+        version: pdf.version.clone(),
+        trailer: Default::default(),
+        compressed: members.iter().map(|m| m.0).collect(),
+        objects,
+        had_object_streams: true,
+        had_xref_stream: true,
+        linearized: false,
+        warnings: Vec::new(),
+        strings_decrypted: strings,
+        streams_decrypted: streams,
+    };
+    for k in [&b"Root"[..], b"Info", b"ID"] {
+        if let Some(v) = pdf.xref.trailer.get(k) {
+            doc.trailer.set(k, v.clone());
+        }
+    }
+    Ok(Opened {
+        doc,
+        auth,
+        cipher: dict.cipher,
+        strings,
+        streams,
+    })
+}

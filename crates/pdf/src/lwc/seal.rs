@@ -1,0 +1,244 @@
+//! Writing an LWC payload. The document is laid out with every object that is not a
+//! stream inside an object stream (so the only top-level objects are streams, the
+//! /Encrypt dictionary and the cross-reference stream: a reader can reject any other as a
+//! plaintext object), all generations 0; then every stream -- object streams among
+//! them -- and every string of a stream dictionary is sealed; then the manifest.
+
+use sha2::{Digest, Sha256};
+
+use super::keys::{Kind, LwcKeys, TAG};
+use crate::document::{Document, for_strings_dict};
+use crate::encrypt::weight;
+use crate::error::{Error, Result};
+use crate::lexer::Lexer;
+use crate::object::{Dict, ObjId, Object, StrForm, write_dict};
+use crate::par;
+use crate::random::Rng;
+use crate::writer::{Layout, Packed};
+
+/// The layout of a payload: object streams and a cross-reference stream, always.
+pub const LAYOUT: Layout = Layout {
+    object_streams: true,
+    xref_stream: true,
+};
+
+/// Gives every object generation 0 (so that every non-stream object can go into an object
+/// stream), rewriting references. A reference whose generation does not match its
+/// object's is a reference to nothing (ISO 32000-2 §7.3.10): it becomes `null`.
+pub fn normalize_generations(doc: &mut Document) {
+    let gens: std::collections::HashMap<u32, u16> =
+        doc.objects.iter().map(|(&n, (g, _))| (n, *g)).collect();
+    if gens.values().all(|&g| g == 0) {
+        return;
+    }
+    fn fix(o: &mut Object, gens: &std::collections::HashMap<u32, u16>) {
+        match o {
+            Object::Ref(n, g) => {
+                if gens.get(n) == Some(g) {
+                    *g = 0;
+                } else {
+                    *o = Object::Null;
+                }
+            }
+            Object::Array(a) => a.iter_mut().for_each(|x| fix(x, gens)),
+            Object::Dict(d) => d.0.iter_mut().for_each(|(_, x)| fix(x, gens)),
+            Object::Stream(s) => s.dict.0.iter_mut().for_each(|(_, x)| fix(x, gens)),
+            _ => {}
+        }
+    }
+    for (g, o) in doc.objects.values_mut() {
+        *g = 0;
+        fix(o, &gens);
+    }
+    for (_, v) in &mut doc.trailer.0 {
+        fix(v, &gens);
+    }
+}
+
+/// A stream dictionary as the associated data binds it: without /Length (the writer
+/// sets it), serialised, parsed and serialised again so that the bytes are exactly what a
+/// reader of the file computes (our serialisation is a fixed point after one round trip:
+/// `-0.0` becomes `0`, for instance). Returns the normalised dictionary and its bytes.
+pub fn canonical(d: &Dict) -> (Dict, Vec<u8>) {
+    let mut tmp = Dict(
+        d.0.iter()
+            .filter(|(k, _)| k != b"Length")
+            .cloned()
+            .collect(),
+    );
+    let mut b = Vec::new();
+    write_dict(&mut b, &tmp);
+    if let Ok(Object::Dict(n)) = Lexer::new(&b, 0).object(0) {
+        tmp = n;
+        b.clear();
+        write_dict(&mut b, &tmp);
+    }
+    (tmp, b)
+}
+
+/// Seals one stream object in place: its dictionary's strings (each with its index), the
+/// dictionary normalised, then its data bound to the dictionary. Returns the number of
+/// strings.
+pub(crate) fn seal_stream(
+    keys: &LwcKeys,
+    c: &mut dyn cipherlab_ciphers::Cipher,
+    rng: &mut Rng,
+    id: ObjId,
+    s: &mut crate::object::Stream,
+) -> Result<usize> {
+    let mut index = 0u32;
+    let mut failed = None;
+    for_strings_dict(&mut s.dict, &mut |v, form| {
+        match keys.seal(c, rng, id, Kind::String, &index.to_be_bytes(), v) {
+            Ok(ct) => {
+                *v = ct;
+                *form = StrForm::Literal;
+            }
+            Err(e) => failed = Some(e),
+        }
+        index += 1;
+    });
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    let (dict, bytes) = canonical(&s.dict);
+    s.dict = dict;
+    s.data = keys.seal(c, rng, id, Kind::Stream, &bytes, &s.data)?;
+    Ok(index as usize)
+}
+
+/// Seals every top-level object of `p` (all streams: see the module documentation).
+/// Returns (strings, streams) sealed.
+pub fn seal_objects(p: &mut Packed, keys: &LwcKeys) -> Result<(usize, usize)> {
+    let results = par::chunks(&mut p.objects, weight, |chunk| {
+        let mut c = keys.init()?;
+        let mut rng = Rng::new();
+        let (mut strings, mut streams) = (0, 0);
+        for t in chunk {
+            let id = t.id();
+            match &mut t.obj {
+                Object::Stream(s) => {
+                    strings += seal_stream(keys, &mut *c, &mut rng, id, s)?;
+                    streams += 1;
+                }
+                _ => {
+                    // pack() puts every generation-0 non-stream object in an object stream
+                    // and normalize_generations() made every generation 0.
+                    return Err(Error::Invalid(format!(
+                        "object {} {} would be written outside an object stream, unencrypted",
+                        id.0, id.1
+                    )));
+                }
+            }
+        }
+        Ok((strings, streams))
+    });
+    let mut total = (0, 0);
+    for r in results {
+        let (a, b) = r?;
+        total.0 += a;
+        total.1 += b;
+    }
+    Ok(total)
+}
+
+/// The manifest's magic.
+const MAGIC: &[u8; 8] = b"CLABMF1\n";
+/// Manifest plaintext length.
+pub const MANIFEST_LEN: usize = 8 + 12 + 8 + 32;
+
+/// The digest of a payload's objects: each top-level object (number, generation, the tag
+/// that ends its data) and each compressed object (number, object stream, index), sorted
+/// by number.
+pub fn objects_digest(
+    tops: &mut [(u32, u16, [u8; TAG])],
+    compressed: &mut [(u32, u32, u32)],
+) -> [u8; 32] {
+    tops.sort_unstable();
+    compressed.sort_unstable();
+    let mut h = Sha256::new();
+    for (n, g, tag) in tops.iter() {
+        h.update(n.to_be_bytes());
+        h.update(g.to_be_bytes());
+        h.update(tag);
+    }
+    for (n, c, i) in compressed.iter() {
+        h.update(n.to_be_bytes());
+        h.update(c.to_be_bytes());
+        h.update(i.to_be_bytes());
+    }
+    h.finalize().into()
+}
+
+/// A reference as the manifest stores it (`u32::MAX` for none).
+fn ref_bytes(o: Option<&Object>) -> [u8; 6] {
+    let (n, g) = match o {
+        Some(Object::Ref(n, g)) => (*n, *g),
+        _ => (u32::MAX, 0),
+    };
+    let mut b = [0u8; 6];
+    b[..4].copy_from_slice(&n.to_be_bytes());
+    b[4..].copy_from_slice(&g.to_be_bytes());
+    b
+}
+
+/// The manifest's plaintext: magic, /Root, /Info, the object counts, the digest.
+pub fn manifest(trailer: &Dict, tops: usize, compressed: usize, digest: &[u8; 32]) -> Vec<u8> {
+    let mut m = Vec::with_capacity(MANIFEST_LEN);
+    m.extend_from_slice(MAGIC);
+    m.extend_from_slice(&ref_bytes(trailer.get(b"Root")));
+    m.extend_from_slice(&ref_bytes(trailer.get(b"Info")));
+    m.extend_from_slice(&(tops as u32).to_be_bytes());
+    m.extend_from_slice(&(compressed as u32).to_be_bytes());
+    m.extend_from_slice(digest);
+    m
+}
+
+/// The last [`TAG`] bytes of a sealed stream.
+pub fn tag_of(data: &[u8]) -> [u8; TAG] {
+    let mut t = [0u8; TAG];
+    if data.len() >= TAG {
+        t.copy_from_slice(&data[data.len() - TAG..]);
+    }
+    t
+}
+
+/// Seals the manifest of `p` into `enc` (as /Manifest), adds `enc` as the /Encrypt
+/// dictionary. Call after [`seal_objects`].
+pub fn finish(p: &mut Packed, keys: &LwcKeys, mut enc: Dict) -> Result<()> {
+    let mut tops: Vec<(u32, u16, [u8; TAG])> = p
+        .objects
+        .iter()
+        .map(|t| match &t.obj {
+            Object::Stream(s) => (t.num, t.gen_, tag_of(&s.data)),
+            _ => (t.num, t.gen_, [0u8; TAG]),
+        })
+        .collect();
+    let mut compressed = p.compressed.clone();
+    let digest = objects_digest(&mut tops, &mut compressed);
+    let m = manifest(&p.trailer, tops.len(), compressed.len(), &digest);
+    let mut c = keys.init()?;
+    let sealed = keys.seal(&mut *c, &mut Rng::new(), (0, 0), Kind::Manifest, &[], &m)?;
+    enc.set(b"Manifest", Object::Str(sealed, StrForm::Hex));
+    let r = p.add(Object::Dict(enc));
+    p.trailer.set(b"Encrypt", Object::Ref(r.0, r.1));
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn canonical_is_a_fixed_point() {
+        let src = b"<</Type/XObject/Length 5/BBox[0 0 -0.0 1.5]/N#20a (a\\)b\r\n)/H<00ff>/Z null>>";
+        let Object::Dict(d) = Lexer::new(src, 0).object(0).unwrap() else {
+            panic!()
+        };
+        let (n, b) = canonical(&d);
+        let (_, b2) = canonical(&n);
+        assert_eq!(b, b2);
+        assert!(!String::from_utf8_lossy(&b).contains("Length"));
+    }
+}

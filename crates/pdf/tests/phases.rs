@@ -1,0 +1,109 @@
+//! The phase API (`cipherlab_pdf::phases`) gives the same files as the one-call API: a
+//! file encrypted phase by phase opens with `decrypt`, and a file decrypted phase by phase
+//! has the same objects as `decrypt` gives.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::Path;
+
+use cipherlab_pdf::lwc::keys::{LwcKeys, id_bytes};
+use cipherlab_pdf::object::Object;
+use cipherlab_pdf::writer::{self, Layout};
+use cipherlab_pdf::{Cipher, LwcCipher, Options, Pdf, StdCipher, encrypt, phases, standard};
+
+fn inputs() -> Vec<(String, Vec<u8>, Option<&'static str>)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut v = vec![(
+        "r6-aes-256.pdf".to_string(),
+        std::fs::read(dir.join("tests/data/r6-aes-256.pdf")).unwrap(),
+        Some("user"),
+    )];
+    for f in [
+        "text-geotopo-117p-linearized.pdf",
+        "form-acrobat-incremental-xrefstm.pdf",
+    ] {
+        match std::fs::read(dir.join("../../../shared/pdf").join(f)) {
+            Ok(b) => v.push((f.to_string(), b, None)),
+            Err(_) => println!("SKIP: ../shared/pdf/{f} is missing"),
+        }
+    }
+    v
+}
+
+fn objects(doc: &cipherlab_pdf::Document) -> Vec<(u32, Object)> {
+    doc.objects
+        .iter()
+        .map(|(n, (_, o))| (*n, o.clone()))
+        .collect()
+}
+
+#[test]
+fn standard_phases_match_the_one_call_api() {
+    for (name, input, pw) in inputs() {
+        for c in StdCipher::ALL {
+            // Encrypt, phase by phase.
+            let mut doc = encrypt::open(&input, pw).unwrap().doc;
+            let (id0, _) = encrypt::prepare(&mut doc, c, true).unwrap();
+            let new = standard::new_handler(c, "u", "o", -4, true, &id0).unwrap();
+            let layout = Layout::like_input(&doc);
+            let mut file = writer::pack(doc, layout);
+            encrypt::encrypt_standard(&mut file, &new.handler).unwrap();
+            phases::finish_standard(&mut file, new.dict);
+            let bytes = writer::serialize(&file);
+            let want = cipherlab_pdf::decrypt(&bytes, Some("u")).unwrap();
+            let want = Pdf::parse(&want.bytes).unwrap().load(None).unwrap();
+            // Decrypt, phase by phase.
+            let (h, _) = Pdf::parse(&bytes)
+                .unwrap()
+                .authenticate(Some("u"))
+                .unwrap()
+                .unwrap();
+            let mut raw = phases::read_raw(&bytes).unwrap();
+            let counts = phases::decrypt_standard(&mut raw, &h).unwrap();
+            assert!(counts.streams > 0, "{name} {c:?}");
+            let doc = phases::expand(raw).unwrap();
+            let layout = Layout::like_input(&doc);
+            let again = Pdf::parse(&writer::write(doc, layout))
+                .unwrap()
+                .load(None)
+                .unwrap();
+            assert_eq!(objects(&again), objects(&want), "{name} {c:?}");
+        }
+    }
+}
+
+#[test]
+fn lwc_phases_match_the_one_call_api() {
+    for (name, input, pw) in inputs() {
+        for c in [
+            LwcCipher::AsconAead128,
+            LwcCipher::Xoodyak,
+            LwcCipher::IsapA128a,
+        ] {
+            let w = cipherlab_pdf::encrypt(
+                &input,
+                &Options {
+                    cipher: Cipher::Lwc(c),
+                    user_password: "u",
+                    owner_password: "o",
+                    permissions: -4,
+                    encrypt_metadata: true,
+                    input_password: pw,
+                },
+            )
+            .unwrap();
+            let payload = {
+                let d = Pdf::parse(&w.bytes).unwrap().load(None).unwrap();
+                cipherlab_pdf::wrapper::find(&d).unwrap().unwrap().bytes
+            };
+            let want = cipherlab_pdf::lwc::open::decrypt_payload(&payload, Some("u")).unwrap();
+            let pdf = Pdf::parse(&payload).unwrap();
+            let (d, _) = cipherlab_pdf::lwc::open::encrypt_dict(&pdf).unwrap();
+            let (keys, _) = LwcKeys::open(&d, id_bytes(&pdf.xref.trailer), "u").unwrap();
+            let mut raw = phases::read_raw(&payload).unwrap();
+            phases::decrypt_lwc(&mut raw, &keys).unwrap();
+            let doc = phases::expand(raw).unwrap();
+            assert_eq!(objects(&doc), objects(&want.doc), "{name} {c:?}");
+        }
+    }
+}
