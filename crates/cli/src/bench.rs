@@ -27,13 +27,18 @@ use cipherlab_bench::ranking;
 #[derive(clap::Args)]
 #[command(after_help = "\
 Studies: data-type, data-size, density, key-size, modes, phases, distribution, objects,
-providers, lwc (`cipherlab bench --list` describes them). Without names, all run.
+providers, lwc, pdf (`cipherlab bench --list` describes them). Without names, all run.
 
 Examples:
   cipherlab bench --quick                      every study, small sizes (minutes)
   cipherlab bench data-size --cipher aes       one study, the AES variants only
   cipherlab bench --data ~/scans data-type     your own files instead of the corpus
   cipherlab bench --paper-sizes data-size      the paper's 10.7 MB .. 482 MB files
+  cipherlab bench pdf --data ~/contracts       PDF encryption per cipher on your PDFs
+
+The pdf study encrypts the PDFs of --data DIR (whole files; encrypted ones are
+decrypted first with the passwords of DIR/README.md or skipped with a note), else
+those of $CIPHERLAB_PDF_DIR or ../shared/pdf, else three built-in PDFs.
 
 Results go to the SQLite store ($CIPHERLAB_DB, or ./cipherlab-results.sqlite; see
 docs/results.md) and the run's HTML report to ./cipherlab-report.html (--report FILE,
@@ -58,7 +63,8 @@ pub struct Args {
     #[arg(long = "cipher", value_name = "PATTERN")]
     cipher: Vec<String>,
     /// Encrypt the files under DIR instead of the built-in corpus (data-type, data-size,
-    /// density and distribution use them; with --quick only each file's first 1 MiB).
+    /// density and distribution use them, with --quick only each file's first 1 MiB; pdf
+    /// uses the PDFs among them, whole).
     #[arg(long, value_name = "DIR")]
     data: Option<PathBuf>,
     /// Results database (default: $CIPHERLAB_DB, else ./cipherlab-results.sqlite).

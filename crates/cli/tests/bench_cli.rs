@@ -222,7 +222,63 @@ fn bad_requests_fail_with_a_clear_message() {
     let list = ok(&run(&["bench", "--list"], dir.path()));
     assert_eq!(
         list.lines().filter(|l| !l.starts_with(' ')).count(),
-        10,
+        11,
         "{list}"
+    );
+}
+
+#[test]
+fn the_pdf_study_times_the_users_pdfs_and_checks_the_paper() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("pdfs");
+    std::fs::create_dir(&data).unwrap();
+    let files = cipherlab_bench::studies::pdf::builtin_files();
+    for (name, bytes) in files.iter().take(2) {
+        std::fs::write(data.join(name), bytes).unwrap();
+    }
+    std::fs::write(data.join("damaged.pdf"), b"%PDF-1.4\n1 0 obj << /Pages [[[").unwrap();
+    std::fs::write(data.join("notes.txt"), "not a pdf").unwrap();
+    let out = ok(&run(
+        &[
+            "bench", "--quick", "pdf", "--cipher", "xoodyak", "--data", "pdfs", "--db", "p.sqlite",
+        ],
+        dir.path(),
+    ));
+    assert!(out.contains("== pdf"), "{out}");
+    assert!(
+        out.contains("the paper's Fig. 10") && out.contains("the paper's Fig. 11"),
+        "{out}"
+    );
+    assert!(out.contains("Ascon faster here?"), "{out}");
+    assert!(
+        out.contains("damaged.pdf") && out.contains("skipped"),
+        "{out}"
+    );
+    let run = Store::open(dir.path().join("p.sqlite"))
+        .unwrap()
+        .load_run(1)
+        .unwrap();
+    // Xoodyak only: 4 phases in 2 modes, keys and unlock.
+    assert_eq!(run.measurements.len(), 10);
+    assert!(
+        run.measurements
+            .iter()
+            .all(|m| m.id.study == "pdf" && m.id.algorithm == "xoodyak")
+    );
+    let single: Vec<_> = run
+        .measurements
+        .iter()
+        .filter(|m| m.id.data_type == files[1].0)
+        .collect();
+    assert_eq!(single.len(), 4);
+    assert!(
+        single
+            .iter()
+            .all(|m| m.summary.n == 10 && m.samples.iter().all(|s| s.iterations == 1))
+    );
+    assert!(
+        run.artifacts
+            .iter()
+            .any(|a| a.name == "paper/fig-10-average-time")
     );
 }

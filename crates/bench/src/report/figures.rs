@@ -55,8 +55,18 @@ struct Panel<'f> {
 }
 
 /// Phases in the order people think of them; others follow in the order seen.
-const PHASE_ORDER: [&str; 7] = [
-    "keygen", "init", "encrypt", "decrypt", "write", "read", "permute",
+const PHASE_ORDER: [&str; 11] = [
+    "keygen",
+    "keys",
+    "unlock",
+    "init",
+    "encrypt",
+    "decrypt",
+    "encrypt-job",
+    "decrypt-job",
+    "write",
+    "read",
+    "permute",
 ];
 
 /// Distinct values in order of first appearance.
@@ -101,6 +111,21 @@ fn panels<'f>(study: &str, all: &[&Measurement]) -> Vec<Panel<'f>> {
         "data-type" | "density" => per_phase(Axis::DataType, "by data type"),
         "key-size" => per_phase(Axis::KeyBits, "by key size"),
         "modes" => per_phase(Axis::Mode, "by mode"),
+        // One panel per input (the PDF set in average time, the single-shot file, and
+        // `none` for key derivation), the phases side by side: the cipher phase beside
+        // the whole job shows the cipher's share at a glance.
+        "pdf" => distinct(all.iter().map(|m| m.id.data_type.clone()))
+            .into_iter()
+            .map(|dt| Panel {
+                title: match dt.as_str() {
+                    "pdf-set" => "pdf: average time over the PDF set, by phase".to_string(),
+                    "none" => "pdf: key derivation, timed apart".to_string(),
+                    f => format!("pdf: single shot on {f}, by phase"),
+                },
+                axis: Axis::Phase,
+                keep: Box::new(move |m: &Measurement| m.id.data_type == dt),
+            })
+            .collect(),
         "phases" | "objects" => vec![Panel {
             title: format!("{study}: time per phase"),
             axis: Axis::Phase,

@@ -26,6 +26,7 @@
 //! | `objects` | an object graph serialized through the encrypting stream | Java stream-security paper |
 //! | `providers` | one algorithm through each of its implementations | file-features paper (Sun against BouncyCastle) |
 //! | `lwc` | AEADs at 32 B AD x 64..4096 B; the permutations by rounds | ISAP library README |
+//! | `pdf` | PDF encryption and decryption per cipher: strings and streams, the whole job, key derivation apart; average time and single shot | PDF lightweight-ciphers paper, Figs. 10-11 |
 
 pub mod check;
 mod ciphers;
@@ -40,6 +41,7 @@ mod lwc;
 mod modes;
 mod objects;
 pub mod paper;
+pub mod pdf;
 mod phases;
 mod providers;
 mod public_key;
@@ -162,6 +164,7 @@ pub static STUDIES: &[&dyn Study] = &[
     &objects::ObjectsStudy,
     &providers::ProvidersStudy,
     &lwc::LwcStudy,
+    &pdf::PdfStudy,
 ];
 
 /// The study called `name`, or an error listing them all.

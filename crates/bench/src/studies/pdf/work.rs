@@ -1,0 +1,631 @@
+//! What the study times for one cipher, built through `cipherlab_pdf::phases`:
+//!
+//! | phase | what runs | input made outside the timed region |
+//! |---|---|---|
+//! | `encrypt` | every string and stream of each file: `encrypt_standard`, or `seal_objects` (LWC) | a fresh copy of the file laid out for writing (`Packed`) |
+//! | `decrypt` | every string and stream of each encrypted file: `decrypt_standard` / `decrypt_lwc` | a fresh copy of its objects as read (`RawFile`) |
+//! | `encrypt-job` | what `cipherlab pdf encrypt` does but key derivation: parse, prepare (drop unreachable objects, compress streams, /ID), lay out, encrypt, the /Encrypt dictionary (and the LWC manifest), write (and the LWC wrapper) | nothing: it starts from the file's bytes |
+//! | `decrypt-job` | parse (for LWC: the wrapper, then the payload), decrypt (for LWC: the manifest checked too), expand object streams, write | nothing |
+//! | `keys` | the file key and /Encrypt entries from the passwords (`new_handler`; `LwcKeys::create`) | nothing |
+//! | `unlock` | a password checked and the file key recovered from /Encrypt (`Handler::authenticate`; `LwcKeys::open`) | the /Encrypt dictionary, read |
+//!
+//! Key derivation is timed apart because revision 6 (AES-256, and every LWC file, whose
+//! passwords use revision 6's algorithm) is slow by design: a chain of at least 64
+//! SHA-256/384/512 rounds per password, against guessing. The job figures use keys made
+//! beforehand, as a program that opens many files with one password would.
+//!
+//! Nothing is timed before it is proven ([`Work::build`]): every file's encrypted output
+//! is decrypted by the one-call `cipherlab_pdf::decrypt` (its own parsing and decryption
+//! path) and by the timed decryption job, and both must give back the prepared document,
+//! object for object; the decryption phase's output must too, and the encryption phase
+//! must change every stream.
+
+use std::sync::Arc;
+
+use cipherlab_pdf::lexer::Lexer;
+use cipherlab_pdf::lwc::keys::{Kind, LwcDict, LwcKeys, NONCE, TAG, id_bytes};
+use cipherlab_pdf::lwc::{open as lwc_open, seal};
+use cipherlab_pdf::object::{Dict, Object, StrForm, write_object};
+use cipherlab_pdf::phases::{self, RawFile};
+use cipherlab_pdf::security::{EncryptDict, Handler};
+use cipherlab_pdf::writer::{self, Layout, Packed};
+use cipherlab_pdf::{Cipher, Document, Error, LwcCipher, Pdf, Result, StdCipher, encrypt};
+use cipherlab_pdf::{standard, wrapper};
+
+/// The user password of every file the study writes.
+pub const USER: &str = "study-user";
+/// The owner password.
+pub const OWNER: &str = "study-owner";
+/// Permissions: everything allowed (-4, as qpdf writes it).
+pub const PERMISSIONS: i32 = -4;
+
+/// The /ID the key benchmarks use (revision 4 mixes it into the key).
+const KEY_ID: [u8; 16] = *b"cipherlab-pdf-id";
+
+/// What the encryption phase of a file covers.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Payload {
+    /// Strings encrypted one by one (for LWC: those of stream dictionaries; the others
+    /// travel inside object streams).
+    pub strings: usize,
+    /// Streams (object streams included).
+    pub streams: usize,
+    /// Plaintext bytes of those strings and streams: what the cipher processes.
+    pub bytes: u64,
+}
+
+impl Payload {
+    /// The sum of two.
+    pub fn plus(self, o: Payload) -> Payload {
+        Payload {
+            strings: self.strings + o.strings,
+            streams: self.streams + o.streams,
+            bytes: self.bytes + o.bytes,
+        }
+    }
+}
+
+/// The strings and streams `p`'s top-level objects hold, as the encryptors see them (the
+/// /Contents of a signature is never encrypted).
+pub fn payload(p: &Packed) -> Payload {
+    let mut out = Payload::default();
+    for t in &p.objects {
+        count(&t.obj, &mut out);
+        if let Object::Stream(s) = &t.obj {
+            out.streams += 1;
+            out.bytes += s.data.len() as u64;
+        }
+    }
+    out
+}
+
+fn count(o: &Object, out: &mut Payload) {
+    match o {
+        Object::Str(s, _) => {
+            out.strings += 1;
+            out.bytes += s.len() as u64;
+        }
+        Object::Array(a) => a.iter().for_each(|x| count(x, out)),
+        Object::Dict(d) => count_dict(d, out),
+        Object::Stream(s) => count_dict(&s.dict, out),
+        _ => {}
+    }
+}
+
+fn count_dict(d: &Dict, out: &mut Payload) {
+    let sig = d.has_type(b"Sig") || d.has_type(b"DocTimeStamp");
+    for (k, v) in &d.0 {
+        if !(sig && k == b"Contents") {
+            count(v, out);
+        }
+    }
+}
+
+/// The keys a file is encrypted with (made before any timing).
+enum EncKeys {
+    Std {
+        cipher: StdCipher,
+        handler: Handler,
+        dict: Dict,
+    },
+    Lwc {
+        cipher: LwcCipher,
+        keys: LwcKeys,
+        dict: Dict,
+        /// The /ID `keys` bind into every associated data.
+        id: Object,
+    },
+}
+
+/// The keys an encrypted file is decrypted with.
+enum DecKeys {
+    Std(Handler),
+    Lwc { keys: LwcKeys, manifest: Vec<u8> },
+}
+
+/// A file opened and made ready for `cipher`: the document to encrypt and its keys.
+fn prepare(cipher: Cipher, plain: &[u8]) -> Result<(Document, EncKeys)> {
+    let mut doc = encrypt::open(plain, None)?.doc;
+    let keys = match cipher {
+        Cipher::Standard(c) => {
+            let (id0, _) = encrypt::prepare(&mut doc, c, true)?;
+            let new = standard::new_handler(c, USER, OWNER, PERMISSIONS, true, &id0)?;
+            EncKeys::Std {
+                cipher: c,
+                handler: new.handler,
+                dict: new.dict,
+            }
+        }
+        Cipher::Lwc(c) => {
+            encrypt::prepare_lwc(&mut doc)?;
+            let id = doc
+                .trailer
+                .get(b"ID")
+                .cloned()
+                .ok_or_else(|| Error::Invalid("prepare_lwc left no /ID".into()))?;
+            let (keys, dict) =
+                LwcKeys::create(c, USER, OWNER, PERMISSIONS, id_bytes(&doc.trailer))?;
+            EncKeys::Lwc {
+                cipher: c,
+                keys,
+                dict,
+                id,
+            }
+        }
+    };
+    Ok((doc, keys))
+}
+
+fn layout(keys: &EncKeys, doc: &Document) -> Layout {
+    match keys {
+        EncKeys::Std { .. } => Layout::like_input(doc),
+        EncKeys::Lwc { .. } => seal::LAYOUT,
+    }
+}
+
+/// Phase `encrypt`: every string and stream of `p`.
+fn encrypt_packed(keys: &EncKeys, p: &mut Packed) -> Result<()> {
+    match keys {
+        EncKeys::Std { handler, .. } => encrypt::encrypt_standard(p, handler).map(|_| ()),
+        EncKeys::Lwc { keys, .. } => seal::seal_objects(p, keys).map(|_| ()),
+    }
+}
+
+/// Phase `encrypt-job`: the whole encryption of `plain` with keys made beforehand.
+fn encrypt_job(keys: &EncKeys, plain: &[u8]) -> Result<Vec<u8>> {
+    let mut doc = encrypt::open(plain, None)?.doc;
+    match keys {
+        EncKeys::Std {
+            cipher,
+            handler,
+            dict,
+        } => {
+            encrypt::prepare(&mut doc, *cipher, true)?;
+            let l = Layout::like_input(&doc);
+            let mut p = writer::pack(doc, l);
+            encrypt::encrypt_standard(&mut p, handler)?;
+            phases::finish_standard(&mut p, dict.clone());
+            Ok(writer::serialize(&p))
+        }
+        EncKeys::Lwc {
+            cipher,
+            keys,
+            dict,
+            id,
+        } => {
+            encrypt::prepare_lwc(&mut doc)?;
+            // prepare_lwc made a new second /ID element; the keys were made for the first
+            // run's, and bind it: put it back (what `cipherlab pdf encrypt` does in one go).
+            doc.trailer.set(b"ID", id.clone());
+            let mut p = writer::pack(doc, seal::LAYOUT);
+            seal::seal_objects(&mut p, keys)?;
+            seal::finish(&mut p, keys, dict.clone())?;
+            wrapper::wrap(&writer::serialize(&p), *cipher)
+        }
+    }
+}
+
+/// The encrypted payload inside a wrapper document.
+fn payload_of(wrapped: &[u8]) -> Result<Vec<u8>> {
+    let doc = Pdf::parse(wrapped)?.load(None)?;
+    wrapper::find(&doc)?
+        .map(|p| p.bytes)
+        .ok_or_else(|| Error::Invalid("the LWC output has no encrypted payload".into()))
+}
+
+/// What the decryption phases start from: the objects as read, and the keys.
+fn unlock_file(cipher: Cipher, sealed: &[u8]) -> Result<(RawFile, DecKeys)> {
+    match cipher {
+        Cipher::Standard(_) => {
+            let (h, _) = Pdf::parse(sealed)?
+                .authenticate(Some(USER))?
+                .ok_or_else(|| Error::Invalid("the output is not encrypted".into()))?;
+            Ok((phases::read_raw(sealed)?, DecKeys::Std(h)))
+        }
+        Cipher::Lwc(_) => {
+            let payload = payload_of(sealed)?;
+            let pdf = Pdf::parse(&payload)?;
+            let (d, _) = lwc_open::encrypt_dict(&pdf)?;
+            let (keys, _) = LwcKeys::open(&d, id_bytes(&pdf.xref.trailer), USER)?;
+            Ok((
+                phases::read_raw(&payload)?,
+                DecKeys::Lwc {
+                    keys,
+                    manifest: d.manifest,
+                },
+            ))
+        }
+    }
+}
+
+/// Phase `decrypt`: every string and stream of `raw`.
+fn decrypt_raw(keys: &DecKeys, raw: &mut RawFile) -> Result<()> {
+    match keys {
+        DecKeys::Std(h) => phases::decrypt_standard(raw, h).map(|_| ()),
+        DecKeys::Lwc { keys, .. } => phases::decrypt_lwc(raw, keys).map(|_| ()),
+    }
+}
+
+/// Phase `decrypt-job`: the whole decryption of `sealed` with keys recovered beforehand.
+fn decrypt_job(keys: &DecKeys, sealed: &[u8]) -> Result<Vec<u8>> {
+    let raw = match keys {
+        DecKeys::Std(h) => {
+            let mut raw = phases::read_raw(sealed)?;
+            phases::decrypt_standard(&mut raw, h)?;
+            raw
+        }
+        DecKeys::Lwc { keys, manifest } => {
+            let payload = payload_of(sealed)?;
+            let mut raw = phases::read_raw(&payload)?;
+            // The manifest binds every top-level object's tag and the object streams'
+            // contents (decrypt_payload's last check; decrypt_lwc checks the objects).
+            let mut tags: Vec<(u32, u16, [u8; TAG])> = raw
+                .objects
+                .iter()
+                .filter_map(|t| match &t.obj {
+                    Object::Stream(s) => Some((t.num, t.gen_, seal::tag_of(&s.data))),
+                    _ => None,
+                })
+                .collect();
+            let mut c = keys.init()?;
+            let m = keys.open_data(&mut *c, (0, 0), Kind::Manifest, &[], manifest)?;
+            phases::decrypt_lwc(&mut raw, keys)?;
+            let mut compressed = raw.compressed.clone();
+            let digest = seal::objects_digest(&mut tags, &mut compressed);
+            if seal::manifest(&raw.trailer, tags.len(), compressed.len(), &digest) != m {
+                return Err(Error::Tampered(
+                    "the payload's objects differ from its manifest".into(),
+                ));
+            }
+            raw
+        }
+    };
+    let doc = phases::expand(raw)?;
+    let l = Layout::like_input(&doc);
+    Ok(writer::write(doc, l))
+}
+
+/// One file made ready for one cipher.
+struct Prepared {
+    label: String,
+    plain: Arc<Vec<u8>>,
+    /// Input of `encrypt`.
+    packed: Packed,
+    enc: EncKeys,
+    /// Our encrypted file (for LWC, the wrapper): input of `decrypt-job`.
+    sealed: Vec<u8>,
+    /// Input of `decrypt`.
+    raw: RawFile,
+    dec: DecKeys,
+}
+
+impl Prepared {
+    /// Prepares `plain` and proves the round trip (see the module doc).
+    fn new(cipher: Cipher, label: &str, plain: Arc<Vec<u8>>) -> Result<Prepared> {
+        let (doc, enc) = prepare(cipher, &plain)?;
+        let reference = doc.clone();
+        let l = layout(&enc, &doc);
+        let packed = writer::pack(doc, l);
+        let sealed = encrypt_job(&enc, &plain)?;
+        let (raw, dec) = unlock_file(cipher, &sealed)?;
+        let p = Prepared {
+            label: label.to_string(),
+            plain,
+            packed,
+            enc,
+            sealed,
+            raw,
+            dec,
+        };
+        p.prove(&reference)?;
+        Ok(p)
+    }
+
+    fn prove(&self, reference: &Document) -> Result<()> {
+        let fail = |what: &str, why: String| {
+            Err(Error::Invalid(format!(
+                "{what} does not give the document back ({why})"
+            )))
+        };
+        let one_call = cipherlab_pdf::decrypt(&self.sealed, Some(USER))?;
+        if let Err(why) = same_objects(reference, &loaded(&one_call.bytes)?) {
+            return fail("cipherlab_pdf::decrypt of our output", why);
+        }
+        if let Err(why) = same_objects(reference, &loaded(&decrypt_job(&self.dec, &self.sealed)?)?)
+        {
+            return fail("the decryption job", why);
+        }
+        let mut raw = self.raw.clone();
+        decrypt_raw(&self.dec, &mut raw)?;
+        if let Err(why) = same_objects(reference, &phases::expand(raw)?) {
+            return fail("the decryption phase", why);
+        }
+        let mut p = self.packed.clone();
+        encrypt_packed(&self.enc, &mut p)?;
+        let unchanged = p
+            .objects
+            .iter()
+            .zip(&self.packed.objects)
+            .filter(|(a, b)| match (&a.obj, &b.obj) {
+                (Object::Stream(a), Object::Stream(b)) => !b.data.is_empty() && a.data == b.data,
+                _ => false,
+            })
+            .count();
+        if unchanged > 0 {
+            return Err(Error::Invalid(format!(
+                "the encryption phase left {unchanged} streams as they were"
+            )));
+        }
+        Ok(())
+    }
+}
+
+fn loaded(bytes: &[u8]) -> Result<Document> {
+    Pdf::parse(bytes)?.load(None)
+}
+
+/// Whether `got` has the objects of `want`: the same numbers, and each object the same
+/// once strings are put in one form (encryption writes ciphertext as literal strings), a
+/// stream's /Length left out (the writer sets it) and both serialised the way a reader
+/// of the file would see them (parsed back once: `-0.0` is written `0`, for instance).
+fn same_objects(want: &Document, got: &Document) -> std::result::Result<(), String> {
+    let a: Vec<u32> = want.objects.keys().copied().collect();
+    let b: Vec<u32> = got.objects.keys().copied().collect();
+    if a != b {
+        let missing: Vec<&u32> = a.iter().filter(|n| !b.contains(n)).take(5).collect();
+        let extra: Vec<&u32> = b.iter().filter(|n| !a.contains(n)).take(5).collect();
+        return Err(format!(
+            "object numbers differ: missing {missing:?}, added {extra:?}"
+        ));
+    }
+    for (n, (_, o)) in &want.objects {
+        let g = got.objects.get(n).map(|(_, o)| o);
+        if g.map(fingerprint) != Some(fingerprint(o)) {
+            return Err(format!("object {n} differs"));
+        }
+    }
+    Ok(())
+}
+
+fn fingerprint(o: &Object) -> Vec<u8> {
+    let (head, data) = match o {
+        Object::Stream(s) => {
+            let d = Dict(
+                s.dict
+                    .0
+                    .iter()
+                    .filter(|(k, _)| k != b"Length")
+                    .cloned()
+                    .collect(),
+            );
+            (Object::Dict(d), Some(&s.data))
+        }
+        other => (other.clone(), None),
+    };
+    let mut b = Vec::new();
+    write_object(&mut b, &hexed(&head));
+    if let Ok(again) = Lexer::new(&b, 0).object(0) {
+        b.clear();
+        write_object(&mut b, &hexed(&again));
+    }
+    if let Some(d) = data {
+        b.extend_from_slice(b"\nstream\n");
+        b.extend_from_slice(d);
+    }
+    b
+}
+
+fn hexed(o: &Object) -> Object {
+    match o {
+        Object::Str(s, _) => Object::Str(s.clone(), StrForm::Hex),
+        Object::Array(a) => Object::Array(a.iter().map(hexed).collect()),
+        Object::Dict(d) => Object::Dict(Dict(
+            d.0.iter().map(|(k, v)| (k.clone(), hexed(v))).collect(),
+        )),
+        other => other.clone(),
+    }
+}
+
+/// One cipher's work on a list of files: each prepared and proven.
+pub struct Work {
+    files: Vec<Prepared>,
+}
+
+impl Work {
+    /// Prepares and proves every file (see the module doc); the first failure, naming
+    /// the file, is an error and nothing of this cipher is timed.
+    pub fn build(
+        cipher: Cipher,
+        files: &[(String, Arc<Vec<u8>>)],
+    ) -> std::result::Result<Work, String> {
+        let files = files
+            .iter()
+            .map(|(label, plain)| {
+                Prepared::new(cipher, label, Arc::clone(plain)).map_err(|e| {
+                    format!(
+                        "{} on {label}: {e}; not timed (run `cargo test -p cipherlab-pdf`)",
+                        cipher.name()
+                    )
+                })
+            })
+            .collect::<std::result::Result<Vec<_>, _>>()?;
+        Ok(Work { files })
+    }
+
+    /// Names of the files, for messages.
+    pub fn labels(&self) -> Vec<&str> {
+        self.files.iter().map(|f| f.label.as_str()).collect()
+    }
+
+    /// Bytes the copies of one call's inputs take (for the harness's batches).
+    pub fn input_bytes(&self) -> u64 {
+        self.files.iter().map(|f| f.plain.len() as u64).sum()
+    }
+
+    /// Fresh copies of the encryption phase's inputs.
+    pub fn packs(&self) -> Vec<Packed> {
+        self.files.iter().map(|f| f.packed.clone()).collect()
+    }
+
+    /// Fresh copies of the decryption phase's inputs.
+    pub fn raws(&self) -> Vec<RawFile> {
+        self.files.iter().map(|f| f.raw.clone()).collect()
+    }
+
+    /// Phase `encrypt` of every file, on `packs` (from [`Work::packs`]).
+    pub fn encrypt(&self, packs: &mut [Packed]) -> Result<()> {
+        for (f, p) in self.files.iter().zip(packs) {
+            encrypt_packed(&f.enc, p)?;
+        }
+        Ok(())
+    }
+
+    /// Phase `decrypt` of every file, on `raws` (from [`Work::raws`]).
+    pub fn decrypt(&self, raws: &mut [RawFile]) -> Result<()> {
+        for (f, r) in self.files.iter().zip(raws) {
+            decrypt_raw(&f.dec, r)?;
+        }
+        Ok(())
+    }
+
+    /// Phase `encrypt-job` of every file; returns the bytes written.
+    pub fn encrypt_jobs(&self) -> Result<usize> {
+        let mut n = 0;
+        for f in &self.files {
+            n += encrypt_job(&f.enc, &f.plain)?.len();
+        }
+        Ok(n)
+    }
+
+    /// Phase `decrypt-job` of every file; returns the bytes written.
+    pub fn decrypt_jobs(&self) -> Result<usize> {
+        let mut n = 0;
+        for f in &self.files {
+            n += decrypt_job(&f.dec, &f.sealed)?.len();
+        }
+        Ok(n)
+    }
+}
+
+/// Phase `keys`: a new file key and the /Encrypt entries from the two passwords.
+pub fn derive_keys(cipher: Cipher) -> Result<()> {
+    match cipher {
+        Cipher::Standard(c) => {
+            standard::new_handler(c, USER, OWNER, PERMISSIONS, true, &KEY_ID).map(|_| ())
+        }
+        Cipher::Lwc(c) => LwcKeys::create(c, USER, OWNER, PERMISSIONS, KEY_ID.to_vec()).map(|_| ()),
+    }
+}
+
+/// An /Encrypt dictionary as a reader has it, for [`unlock`].
+pub enum Lock {
+    /// Standard handler.
+    Std(Box<EncryptDict>),
+    /// LWC payload.
+    Lwc(Box<LwcDict>),
+}
+
+/// Makes the /Encrypt dictionary of a new file and reads it back (setup of `unlock`).
+pub fn lock(cipher: Cipher) -> Result<Lock> {
+    match cipher {
+        Cipher::Standard(c) => {
+            let new = standard::new_handler(c, USER, OWNER, PERMISSIONS, true, &KEY_ID)?;
+            let enc = EncryptDict::parse(&new.dict, &|o: &Object| o.clone())?;
+            Ok(Lock::Std(Box::new(enc)))
+        }
+        Cipher::Lwc(c) => {
+            let (_, mut d) = LwcKeys::create(c, USER, OWNER, PERMISSIONS, KEY_ID.to_vec())?;
+            // `unlock` does not open the manifest; the reader wants one there.
+            d.set(
+                b"Manifest",
+                Object::Str(vec![0; NONCE + TAG + seal::MANIFEST_LEN], StrForm::Hex),
+            );
+            Ok(Lock::Lwc(Box::new(LwcDict::parse(&d)?)))
+        }
+    }
+}
+
+/// Phase `unlock`: the user password checked and the file key recovered.
+pub fn unlock(lock: &Lock) -> Result<()> {
+    match lock {
+        Lock::Std(enc) => Handler::authenticate(enc, &KEY_ID, USER).map(|_| ()),
+        Lock::Lwc(d) => LwcKeys::open(d, KEY_ID.to_vec(), USER).map(|_| ()),
+    }
+}
+
+/// The payloads of `plain` under the Standard handler's layout and under the LWC layout
+/// (which puts every non-stream object in an object stream), without encrypting.
+pub fn payloads(plain: &[u8]) -> Result<(Payload, Payload)> {
+    let mut doc = encrypt::open(plain, None)?.doc;
+    let mut lwc_doc = doc.clone();
+    encrypt::prepare(&mut doc, StdCipher::Aes128, true)?;
+    let l = Layout::like_input(&doc);
+    let std = payload(&writer::pack(doc, l));
+    encrypt::prepare_lwc(&mut lwc_doc)?;
+    let lwc = payload(&writer::pack(lwc_doc, seal::LAYOUT));
+    Ok((std, lwc))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::super::builtin;
+    use super::*;
+
+    fn every_cipher() -> Vec<Cipher> {
+        super::super::CIPHERS.to_vec()
+    }
+
+    #[test]
+    fn every_cipher_round_trips_the_built_in_files_and_the_phases_run() {
+        let files: Vec<(String, Arc<Vec<u8>>)> = builtin::files()
+            .into_iter()
+            .map(|(n, b)| (n, Arc::new(b)))
+            .collect();
+        for c in every_cipher() {
+            let w = Work::build(c, &files).unwrap_or_else(|e| panic!("{e}"));
+            let mut packs = w.packs();
+            w.encrypt(&mut packs).unwrap();
+            let mut raws = w.raws();
+            w.decrypt(&mut raws).unwrap();
+            assert!(w.encrypt_jobs().unwrap() > 0);
+            assert!(w.decrypt_jobs().unwrap() > 0);
+            derive_keys(c).unwrap();
+            unlock(&lock(c).unwrap()).unwrap();
+        }
+    }
+
+    #[test]
+    fn a_wrong_key_or_a_changed_byte_is_caught_by_the_proof() {
+        let (_, plain) = builtin::files().remove(0);
+        let plain = Arc::new(plain);
+        let c = Cipher::Lwc(LwcCipher::AsconAead128);
+        let mut p = Prepared::new(c, "x", Arc::clone(&plain)).unwrap();
+        let (doc, _) = prepare(c, &plain).unwrap();
+        p.prove(&doc).unwrap();
+        // Flip one ciphertext byte of the encrypted file: authentication must fail.
+        let at = p.sealed.len() / 2;
+        p.sealed[at] ^= 1;
+        assert!(p.prove(&doc).is_err());
+        // The standard handler has no tag, but a changed document is not the same.
+        let c = Cipher::Standard(StdCipher::Aes128);
+        let p = Prepared::new(c, "x", Arc::clone(&plain)).unwrap();
+        let (mut doc, _) = prepare(c, &plain).unwrap();
+        if let Some((_, Object::Dict(d))) = doc.objects.values_mut().next() {
+            d.set(b"Extra", Object::Int(1));
+        }
+        assert!(p.prove(&doc).is_err());
+    }
+
+    #[test]
+    fn payloads_count_strings_and_streams() {
+        let (_, form) = builtin::files().remove(1);
+        let (std, lwc) = payloads(&form).unwrap();
+        // Classic layout: each field's strings are encrypted one by one ...
+        assert!(std.strings >= 4 * 120, "{std:?}");
+        // ... the LWC layout puts them in object streams, sealed whole.
+        assert!(lwc.strings < 10, "{lwc:?}");
+        assert!(lwc.streams > 120 && std.streams >= 120);
+        assert!(std.bytes > 0 && lwc.bytes > 0);
+    }
+}
