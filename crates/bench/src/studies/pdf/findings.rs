@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::super::find;
 use super::super::paper::pdf_lwc;
-use super::super::table::{Table, int, num, text};
+use super::super::table::{Table, int, num, sig3, text};
 use super::inputs::{PdfSet, Selection};
 use super::{CIPHERS, NAME, Phase, SET_LABEL, handler};
 use crate::harness::Measurement;
@@ -66,14 +66,19 @@ fn ratio(a: Option<&Measurement>, b: Option<&Measurement>) -> Option<Ratio> {
     a.zip(b).and_then(|(a, b)| find::ratio(a, b))
 }
 
-/// `12% [11%, 13%]`.
+/// A ratio as a percentage with its interval, three significant digits: `12.3% [11.0%,
+/// 13.1%]`, `0.118% [0.101%, 0.130%]`.
 fn share_text(r: Option<Ratio>) -> String {
+    let pct = |x: f64| {
+        let s = sig3(100.0 * x);
+        format!("{s}%")
+    };
     match r {
         Some(r) => format!(
-            "{:.0}% [{:.0}%, {:.0}%]",
-            100.0 * r.interval.estimate,
-            100.0 * r.interval.low,
-            100.0 * r.interval.high
+            "{} [{}, {}]",
+            pct(r.interval.estimate),
+            pct(r.interval.low),
+            pct(r.interval.high)
         ),
         None => "-".to_string(),
     }
@@ -211,7 +216,7 @@ fn keys_table(ms: &[&Measurement], single: &ModeView) -> Artifact {
         "cipher",
         "keys µs",
         "unlock µs",
-        &format!("keys / encrypt job of {}", single.label),
+        &format!("keys as a share of the encrypt job of {}", single.label),
     ]);
     for c in CIPHERS {
         let keys = get(ms, c.name(), "keys", "none");
@@ -224,7 +229,7 @@ fn keys_table(ms: &[&Measurement], single: &ModeView) -> Artifact {
             text(c.name()),
             micros(keys),
             micros(unlock),
-            text(find::ratio_text(ratio(keys, job))),
+            text(share_text(ratio(keys, job))),
         ]);
     }
     t.note = "keys: a new file key and the /Encrypt entries from the user and owner passwords; unlock: the \

@@ -107,6 +107,8 @@ enum EncKeys {
         cipher: StdCipher,
         handler: Handler,
         dict: Dict,
+        /// The /ID the keys were made for (revision 4 mixes its first element in).
+        id: Object,
     },
     Lwc {
         cipher: LwcCipher,
@@ -115,6 +117,14 @@ enum EncKeys {
         /// The /ID `keys` bind into every associated data.
         id: Object,
     },
+}
+
+/// The /ID `prepare` or `prepare_lwc` gave `doc`.
+fn id_of(doc: &Document) -> Result<Object> {
+    doc.trailer
+        .get(b"ID")
+        .cloned()
+        .ok_or_else(|| Error::Invalid("preparing the document left no /ID".into()))
 }
 
 /// The keys an encrypted file is decrypted with.
@@ -134,15 +144,12 @@ fn prepare(cipher: Cipher, plain: &[u8]) -> Result<(Document, EncKeys)> {
                 cipher: c,
                 handler: new.handler,
                 dict: new.dict,
+                id: id_of(&doc)?,
             }
         }
         Cipher::Lwc(c) => {
             encrypt::prepare_lwc(&mut doc)?;
-            let id = doc
-                .trailer
-                .get(b"ID")
-                .cloned()
-                .ok_or_else(|| Error::Invalid("prepare_lwc left no /ID".into()))?;
+            let id = id_of(&doc)?;
             let (keys, dict) =
                 LwcKeys::create(c, USER, OWNER, PERMISSIONS, id_bytes(&doc.trailer))?;
             EncKeys::Lwc {
@@ -179,8 +186,14 @@ fn encrypt_job(keys: &EncKeys, plain: &[u8]) -> Result<Vec<u8>> {
             cipher,
             handler,
             dict,
+            id,
         } => {
             encrypt::prepare(&mut doc, *cipher, true)?;
+            // prepare keeps the input's first /ID element and makes a new second one, or
+            // makes both when the input has none; the keys were made for the first run's
+            // /ID (revision 4 mixes it into the key): put it back, as `cipherlab pdf
+            // encrypt` uses one /ID throughout.
+            doc.trailer.set(b"ID", id.clone());
             let l = Layout::like_input(&doc);
             let mut p = writer::pack(doc, l);
             encrypt::encrypt_standard(&mut p, handler)?;
@@ -194,8 +207,7 @@ fn encrypt_job(keys: &EncKeys, plain: &[u8]) -> Result<Vec<u8>> {
             id,
         } => {
             encrypt::prepare_lwc(&mut doc)?;
-            // prepare_lwc made a new second /ID element; the keys were made for the first
-            // run's, and bind it: put it back (what `cipherlab pdf encrypt` does in one go).
+            // As above: the keys bind the first run's /ID into every associated data.
             doc.trailer.set(b"ID", id.clone());
             let mut p = writer::pack(doc, seal::LAYOUT);
             seal::seal_objects(&mut p, keys)?;
@@ -615,6 +627,23 @@ mod tests {
             d.set(b"Extra", Object::Int(1));
         }
         assert!(p.prove(&doc).is_err());
+    }
+
+    #[test]
+    fn a_file_without_an_id_round_trips() {
+        // prepare gives such a file a new random /ID on every run: the timed job must
+        // still write a file its keys open (revision 4 mixes the /ID into the key).
+        let (_, bytes) = builtin::files().remove(2);
+        let mut doc = Pdf::parse(&bytes).unwrap().load(None).unwrap();
+        assert!(doc.trailer.remove(b"ID").is_some());
+        let l = Layout::like_input(&doc);
+        let plain = writer::write(doc, l);
+        assert!(Pdf::parse(&plain).unwrap().id0().is_none());
+        let files = [("no-id.pdf".to_string(), Arc::new(plain))];
+        for c in every_cipher() {
+            let w = Work::build(c, &files).unwrap_or_else(|e| panic!("{e}"));
+            assert!(w.decrypt_jobs().unwrap() > 0);
+        }
     }
 
     #[test]
