@@ -381,7 +381,7 @@ fn inputs_table(set: &PdfSet, sel: &Selection) -> Artifact {
             text(f.note.clone().unwrap_or_default()),
         ]);
     }
-    for s in &set.skipped {
+    for s in &set.skipped() {
         t.row(vec![
             text(&s.label),
             Value::Null,

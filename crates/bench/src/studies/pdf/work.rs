@@ -519,6 +519,24 @@ impl Work {
     }
 }
 
+/// Whether `plain` goes through the round trip with AES-128 (the Standard handler) and
+/// Ascon-AEAD128 (the LWC handler): why not, if it does not.
+pub fn check_file(label: &str, plain: &Arc<Vec<u8>>) -> std::result::Result<(), String> {
+    for c in [
+        Cipher::Standard(StdCipher::Aes128),
+        Cipher::Lwc(LwcCipher::AsconAead128),
+    ] {
+        Prepared::new(c, label, Arc::clone(plain)).map_err(|e| {
+            format!(
+                "cipherlab's own round trip with {} fails on it ({e}): a bug in cipherlab-pdf; \
+                 please report it with the file",
+                c.name()
+            )
+        })?;
+    }
+    Ok(())
+}
+
 /// Phase `keys`: a new file key and the /Encrypt entries from the two passwords.
 pub fn derive_keys(cipher: Cipher) -> Result<()> {
     match cipher {
