@@ -167,6 +167,7 @@ fn to_json(file: &Path, i: &Info) -> Value {
     });
     let wrapper = i.wrapper.as_ref().map(|w| {
         json!({
+            "in_wrapper": w.in_wrapper,
             "name": w.name,
             "payload_bytes": w.payload_bytes,
             "subtype": w.subtype,
@@ -217,6 +218,11 @@ fn print_text(file: &Path, i: &Info) {
         println!("cross-reference table: rebuilt ({why})");
     }
     match &i.encryption {
+        None if i.wrapper.as_ref().is_some_and(|w| !w.in_wrapper) => println!(
+            "encryption: cipherlab's authenticated lightweight-cipher payload (/{}), taken out \
+             of its wrapper",
+            cipherlab_pdf::lwc::HANDLER
+        ),
         None => println!("encryption: none"),
         Some(e) => {
             println!(
@@ -299,7 +305,7 @@ fn print_text(file: &Path, i: &Info) {
             }
         }
     }
-    if let Some(w) = &i.wrapper {
+    if let Some(w) = i.wrapper.as_ref().filter(|w| w.in_wrapper) {
         println!(
             "encrypted payload: this file is an unencrypted wrapper (ISO 32000-2 7.6.7) around \
              \"{}\" ({} bytes), cryptographic filter /{}{}",
@@ -311,6 +317,8 @@ fn print_text(file: &Path, i: &Info) {
                 .map(|v| format!(" version {v}"))
                 .unwrap_or_default()
         );
+    }
+    if let Some(w) = &i.wrapper {
         match (&w.cipher, &w.cfm) {
             (Some(c), Some(cfm)) => {
                 println!(
@@ -356,7 +364,7 @@ fn decrypt(a: &DecryptArgs) -> anyhow::Result<ExitCode> {
     let how = match (&d.auth, d.lwc) {
         (None, _) => "was not encrypted; rewritten".to_string(),
         (Some(au), Some(c)) => format!(
-            "(a wrapper around an encrypted payload, {}) authenticated and decrypted with the {} password \
+            "({} authenticated encryption) authenticated and decrypted with the {} password \
              ({} strings, {} streams, every one authenticated)",
             c.name(),
             if au.owner { "owner" } else { "user" },

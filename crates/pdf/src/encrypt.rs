@@ -127,6 +127,10 @@ pub struct Opened {
 /// opened as the payload (every object authenticated: [`crate::lwc::open`]).
 pub fn open(input: &[u8], password: Option<&str>) -> Result<Opened> {
     let pdf = Pdf::parse(input)?;
+    if lwc::open::is_payload(&pdf) {
+        // A payload taken out of its wrapper: the same strict reading.
+        return open_payload(input, password);
+    }
     let (handler, auth) = match pdf.authenticate(password)? {
         Some((h, a)) => (Some(h), Some(a)),
         None => (None, None),
@@ -148,14 +152,7 @@ pub fn open(input: &[u8], password: Option<&str>) -> Result<Opened> {
                 lwc::HANDLER
             )));
         }
-        let o = lwc::open::decrypt_payload(&payload.bytes, password)?;
-        return Ok(Opened {
-            warnings: o.doc.warnings.clone(),
-            doc: o.doc,
-            auth: Some(o.auth),
-            lwc: Some(o.cipher),
-            p: None,
-        });
+        return open_payload(&payload.bytes, password);
     }
     Ok(Opened {
         warnings: doc.warnings.clone(),
@@ -163,6 +160,18 @@ pub fn open(input: &[u8], password: Option<&str>) -> Result<Opened> {
         lwc: None,
         p: handler.as_ref().map(|h| h.enc.p),
         auth,
+    })
+}
+
+/// [`open`] for an LWC payload.
+fn open_payload(payload: &[u8], password: Option<&str>) -> Result<Opened> {
+    let o = lwc::open::decrypt_payload(payload, password)?;
+    Ok(Opened {
+        warnings: o.doc.warnings.clone(),
+        doc: o.doc,
+        auth: Some(o.auth),
+        lwc: Some(o.cipher),
+        p: None,
     })
 }
 
