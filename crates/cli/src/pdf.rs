@@ -18,10 +18,15 @@ pub struct Args {
 enum Command {
     /// Version, objects and encryption of a PDF (V, R, key length, crypt filters,
     /// permissions, EncryptMetadata), whether it needs a password, and with --password
-    /// whether that is the user or the owner password.
+    /// whether that is the user or the owner password. For a lightweight-cipher wrapper:
+    /// the payload, its cipher, and the same password checks.
     Info(InfoArgs),
-    /// Decrypt a PDF (Standard security handler, R2 to R6) with its user or owner
-    /// password and write it unencrypted.
+    /// Decrypt a PDF with its user or owner password and write it unencrypted.
+    ///
+    /// Standard security handler, R2 to R6; and cipherlab's lightweight-cipher wrappers
+    /// (made by `pdf encrypt --cipher ascon-aead128` etc.), whose every object is
+    /// authenticated before anything is written: a modified, damaged or truncated file is
+    /// an error and writes nothing.
     Decrypt(DecryptArgs),
     /// Encrypt a PDF with a user and an owner password.
     ///
