@@ -126,6 +126,9 @@ pub fn pack(doc: Document, layout: Layout) -> Packed {
     let mut objects = Vec::with_capacity(doc.objects.len());
     let mut members: Vec<(u32, Object)> = Vec::new();
     for (num, (gen_, obj)) in doc.objects {
+        if num == 0 {
+            continue; // the head of the free list; the loader never yields it
+        }
         if layout.object_streams && gen_ == 0 && !matches!(obj, Object::Stream(_)) {
             members.push((num, obj));
         } else {
