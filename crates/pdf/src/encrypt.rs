@@ -532,7 +532,23 @@ pub fn encrypt(input: &[u8], opts: &Options<'_>) -> Result<Encrypted> {
 /// changes: the payload is read by cipherlab only), and every generation made 0 so that
 /// everything but streams goes into (encrypted) object streams.
 pub fn prepare_lwc(doc: &mut Document) -> Result<Vec<String>> {
-    let notes = remove_crypt_filters(doc);
+    let mut notes = remove_crypt_filters(doc);
+    // An object stream still here is one whose objects could not be read: in a payload a
+    // reader would take it for a container of ours and find it unreadable.
+    let before = doc.objects.len();
+    doc.objects
+        .retain(|_, (_, o)| !matches!(o, Object::Stream(s) if s.dict.has_type(b"ObjStm")));
+    if doc.objects.len() < before {
+        notes.push(format!(
+            "{} unreadable object stream{} left out",
+            before - doc.objects.len(),
+            if before - doc.objects.len() == 1 {
+                ""
+            } else {
+                "s"
+            }
+        ));
+    }
     doc.drop_unreachable();
     lwc::seal::normalize_generations(doc);
     compress_streams(doc, false);
