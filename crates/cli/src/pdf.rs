@@ -18,10 +18,15 @@ pub struct Args {
 enum Command {
     /// Version, objects and encryption of a PDF (V, R, key length, crypt filters,
     /// permissions, EncryptMetadata), whether it needs a password, and with --password
-    /// whether that is the user or the owner password.
+    /// whether that is the user or the owner password. For a lightweight-cipher wrapper:
+    /// the payload, its cipher, and the same password checks.
     Info(InfoArgs),
-    /// Decrypt a PDF (Standard security handler, R2 to R6) with its user or owner
-    /// password and write it unencrypted.
+    /// Decrypt a PDF with its user or owner password and write it unencrypted.
+    ///
+    /// Standard security handler, R2 to R6; and cipherlab's lightweight-cipher wrappers
+    /// (made by `pdf encrypt --cipher ascon-aead128` etc.), whose every object is
+    /// authenticated before anything is written: a modified, damaged or truncated file is
+    /// an error and writes nothing.
     Decrypt(DecryptArgs),
     /// Encrypt a PDF with a user and an owner password.
     ///
@@ -167,6 +172,7 @@ fn to_json(file: &Path, i: &Info) -> Value {
     });
     let wrapper = i.wrapper.as_ref().map(|w| {
         json!({
+            "in_wrapper": w.in_wrapper,
             "name": w.name,
             "payload_bytes": w.payload_bytes,
             "subtype": w.subtype,
@@ -217,6 +223,11 @@ fn print_text(file: &Path, i: &Info) {
         println!("cross-reference table: rebuilt ({why})");
     }
     match &i.encryption {
+        None if i.wrapper.as_ref().is_some_and(|w| !w.in_wrapper) => println!(
+            "encryption: cipherlab's authenticated lightweight-cipher payload (/{}), taken out \
+             of its wrapper",
+            cipherlab_pdf::lwc::HANDLER
+        ),
         None => println!("encryption: none"),
         Some(e) => {
             println!(
@@ -299,7 +310,7 @@ fn print_text(file: &Path, i: &Info) {
             }
         }
     }
-    if let Some(w) = &i.wrapper {
+    if let Some(w) = i.wrapper.as_ref().filter(|w| w.in_wrapper) {
         println!(
             "encrypted payload: this file is an unencrypted wrapper (ISO 32000-2 7.6.7) around \
              \"{}\" ({} bytes), cryptographic filter /{}{}",
@@ -311,6 +322,8 @@ fn print_text(file: &Path, i: &Info) {
                 .map(|v| format!(" version {v}"))
                 .unwrap_or_default()
         );
+    }
+    if let Some(w) = &i.wrapper {
         match (&w.cipher, &w.cfm) {
             (Some(c), Some(cfm)) => {
                 println!(
@@ -356,7 +369,7 @@ fn decrypt(a: &DecryptArgs) -> anyhow::Result<ExitCode> {
     let how = match (&d.auth, d.lwc) {
         (None, _) => "was not encrypted; rewritten".to_string(),
         (Some(au), Some(c)) => format!(
-            "(a wrapper around an encrypted payload, {}) authenticated and decrypted with the {} password \
+            "({} authenticated encryption) authenticated and decrypted with the {} password \
              ({} strings, {} streams, every one authenticated)",
             c.name(),
             if au.owner { "owner" } else { "user" },

@@ -420,6 +420,11 @@ impl<'a> Pdf<'a> {
         let mut compressed: Vec<(u32, u32, u32)> = Vec::new();
         let mut lost: BTreeMap<u32, String> = BTreeMap::new();
         for (&num, e) in &self.xref.entries {
+            // Object 0 is the head of the free list, never an object (a file that defines
+            // one would have us write it into an object stream the xref cannot point to).
+            if num == 0 {
+                continue;
+            }
             match *e {
                 Entry::Offset { offset, .. } => {
                     if self.xref.xref_stream_objects.contains(&num) || Some(num) == encrypt_ref {
@@ -535,7 +540,7 @@ impl<'a> Pdf<'a> {
         if self.xref.rebuilt.is_some() {
             for m in members.values() {
                 for (n, o) in m {
-                    if !doc.objects.contains_key(n) {
+                    if *n != 0 && !doc.objects.contains_key(n) {
                         doc.objects.insert(*n, (0, o.clone()));
                         doc.compressed.insert(*n);
                     }

@@ -127,6 +127,10 @@ pub struct Opened {
 /// opened as the payload (every object authenticated: [`crate::lwc::open`]).
 pub fn open(input: &[u8], password: Option<&str>) -> Result<Opened> {
     let pdf = Pdf::parse(input)?;
+    if lwc::open::is_payload(&pdf) {
+        // A payload taken out of its wrapper: the same strict reading.
+        return open_payload(input, password);
+    }
     let (handler, auth) = match pdf.authenticate(password)? {
         Some((h, a)) => (Some(h), Some(a)),
         None => (None, None),
@@ -148,14 +152,7 @@ pub fn open(input: &[u8], password: Option<&str>) -> Result<Opened> {
                 lwc::HANDLER
             )));
         }
-        let o = lwc::open::decrypt_payload(&payload.bytes, password)?;
-        return Ok(Opened {
-            warnings: o.doc.warnings.clone(),
-            doc: o.doc,
-            auth: Some(o.auth),
-            lwc: Some(o.cipher),
-            p: None,
-        });
+        return open_payload(&payload.bytes, password);
     }
     Ok(Opened {
         warnings: doc.warnings.clone(),
@@ -163,6 +160,18 @@ pub fn open(input: &[u8], password: Option<&str>) -> Result<Opened> {
         lwc: None,
         p: handler.as_ref().map(|h| h.enc.p),
         auth,
+    })
+}
+
+/// [`open`] for an LWC payload.
+fn open_payload(payload: &[u8], password: Option<&str>) -> Result<Opened> {
+    let o = lwc::open::decrypt_payload(payload, password)?;
+    Ok(Opened {
+        warnings: o.doc.warnings.clone(),
+        doc: o.doc,
+        auth: Some(o.auth),
+        lwc: Some(o.cipher),
+        p: None,
     })
 }
 
@@ -523,7 +532,23 @@ pub fn encrypt(input: &[u8], opts: &Options<'_>) -> Result<Encrypted> {
 /// changes: the payload is read by cipherlab only), and every generation made 0 so that
 /// everything but streams goes into (encrypted) object streams.
 pub fn prepare_lwc(doc: &mut Document) -> Result<Vec<String>> {
-    let notes = remove_crypt_filters(doc);
+    let mut notes = remove_crypt_filters(doc);
+    // An object stream still here is one whose objects could not be read: in a payload a
+    // reader would take it for a container of ours and find it unreadable.
+    let before = doc.objects.len();
+    doc.objects
+        .retain(|_, (_, o)| !matches!(o, Object::Stream(s) if s.dict.has_type(b"ObjStm")));
+    if doc.objects.len() < before {
+        notes.push(format!(
+            "{} unreadable object stream{} left out",
+            before - doc.objects.len(),
+            if before - doc.objects.len() == 1 {
+                ""
+            } else {
+                "s"
+            }
+        ));
+    }
     doc.drop_unreachable();
     lwc::seal::normalize_generations(doc);
     compress_streams(doc, false);

@@ -58,6 +58,8 @@ pub struct EncryptionInfo {
 /// An unencrypted wrapper document's encrypted payload, as reported.
 #[derive(Clone, Debug)]
 pub struct WrapperInfo {
+    /// The file is the wrapper (false: the payload itself, taken out of its wrapper).
+    pub in_wrapper: bool,
     /// The embedded file's name.
     pub name: String,
     /// Its size.
@@ -114,6 +116,35 @@ pub fn info(buf: &[u8], password: Option<&str>) -> Result<Info> {
     let mut warnings = pdf.xref.notes.clone();
     let mut encryption = None;
     let mut handler = None;
+    if crate::lwc::open::is_payload(&pdf) {
+        // A payload out of its wrapper: described like the wrapper's.
+        let mut w = WrapperInfo {
+            in_wrapper: false,
+            name: String::new(),
+            payload_bytes: buf.len(),
+            subtype: crate::lwc::HANDLER.into(),
+            version: None,
+            cipher: None,
+            cfm: None,
+            payload_version: None,
+            p: None,
+            needs_password: true,
+            password: None,
+        };
+        describe_payload(&pdf, password, &mut w)?;
+        return Ok(Info {
+            version: pdf.version.clone(),
+            catalog_version: None,
+            objects,
+            objects_in_streams,
+            xref_sections: pdf.xref.sections,
+            xref_stream: pdf.xref.xref_stream,
+            xref_rebuilt: pdf.xref.rebuilt.clone(),
+            encryption: None,
+            wrapper: Some(w),
+            warnings,
+        });
+    }
     if let Some(enc) = pdf.encrypt_dict()? {
         let id0 = pdf.id0();
         if id0.is_none() && enc.r <= 4 {
@@ -203,6 +234,7 @@ fn wrapper_info(pdf: &Pdf<'_>, password: Option<&str>) -> Result<Option<WrapperI
         return Ok(None);
     };
     let mut w = WrapperInfo {
+        in_wrapper: true,
         name: pl.name.clone(),
         payload_bytes: pl.bytes.len(),
         subtype: pl.subtype.clone(),
@@ -218,8 +250,15 @@ fn wrapper_info(pdf: &Pdf<'_>, password: Option<&str>) -> Result<Option<WrapperI
         return Ok(Some(w));
     }
     let inner = Pdf::parse(&pl.bytes)?;
+    describe_payload(&inner, password, &mut w)?;
+    Ok(Some(w))
+}
+
+/// Fills `w` from an LWC payload: cipher, version, whether a password is needed and which
+/// one `password` is (a wrong one is an error).
+fn describe_payload(inner: &Pdf<'_>, password: Option<&str>, w: &mut WrapperInfo) -> Result<()> {
     w.payload_version = Some(inner.version.clone());
-    let (d, _) = crate::lwc::open::encrypt_dict(&inner)?;
+    let (d, _) = crate::lwc::open::encrypt_dict(inner)?;
     w.cipher = Some(d.cipher.name().into());
     w.cfm = Some(d.cipher.cfm().into());
     w.p = Some(d.p);
@@ -236,7 +275,7 @@ fn wrapper_info(pdf: &Pdf<'_>, password: Option<&str>) -> Result<Option<WrapperI
             .into(),
         );
     }
-    Ok(Some(w))
+    Ok(())
 }
 
 /// The catalog's /Version (a name, never encrypted), if the catalog is readable.

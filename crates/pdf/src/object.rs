@@ -204,11 +204,13 @@ fn write_real(out: &mut Vec<u8>, r: f64) {
     out.extend_from_slice(s.as_bytes());
 }
 
-/// Whether the next token written after `out` needs a separating space.
+/// Whether the next token written after `out` needs a separating space: after a regular
+/// character, and after a bare `/` -- the empty name, which `0` would otherwise turn into
+/// the name `/0` (found by fuzzing: a dictionary read back off by one key).
 fn needs_space(out: &[u8]) -> bool {
     match out.last() {
         None => false,
-        Some(&b) => !(is_ws(b) || is_delim(b)),
+        Some(&b) => b == b'/' || !(is_ws(b) || is_delim(b)),
     }
 }
 
@@ -287,5 +289,19 @@ mod tests {
             String::from_utf8_lossy(&out),
             "<</Type/Page/Kids[3 0 R -4]/S(a\\(b\\)\\\\\\r)/H<ab01>/N#20a#23 0.5>>"
         );
+    }
+
+    #[test]
+    fn empty_name_then_a_number_reads_back() {
+        let mut d = Dict::new();
+        d.set(b"", Object::Int(0));
+        d.set(b"A", Object::Name(Vec::new()));
+        d.set(b"B", Object::Real(1.5));
+        let mut out = Vec::new();
+        write_object(&mut out, &Object::Dict(d.clone()));
+        let back = crate::lexer::Lexer::new(&out, 0)
+            .object(0)
+            .unwrap_or(Object::Null);
+        assert_eq!(back, Object::Dict(d), "{}", String::from_utf8_lossy(&out));
     }
 }

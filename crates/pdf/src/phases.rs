@@ -77,6 +77,7 @@ pub fn read_raw(input: &[u8]) -> Result<RawFile> {
     for (&num, e) in &pdf.xref.entries {
         match *e {
             Entry::Free => {}
+            _ if num == 0 => {}
             Entry::Compressed { container, index } => compressed.push((num, container, index)),
             Entry::Offset { offset, .. } => {
                 if Some(num) == enc || pdf.xref.xref_stream_objects.contains(&num) {

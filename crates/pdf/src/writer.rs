@@ -116,8 +116,56 @@ pub fn version_key(v: &str) -> (u32, u32) {
     (it.next().unwrap_or(0), it.next().unwrap_or(0))
 }
 
+/// Object numbers far beyond the object count -- a hostile file numbering an object
+/// 4,000,000,000 -- would make the cross-reference data that large (found by fuzzing: an
+/// allocation of 50 GB). Such a document is renumbered densely, in its order, references
+/// rewritten (a reference to no object, or to another generation, becomes `null`, which
+/// is what it meant). Returns whether it was.
+pub fn renumber_if_sparse(doc: &mut Document) -> bool {
+    let count = doc.objects.len();
+    let max = doc.objects.keys().next_back().copied().unwrap_or(0) as usize;
+    if max < 2 * count + 1024 {
+        return false;
+    }
+    let map: std::collections::HashMap<u32, (u32, u16)> = doc
+        .objects
+        .iter()
+        .enumerate()
+        .map(|(i, (&n, (g, _)))| (n, (i as u32 + 1, *g)))
+        .collect();
+    fn fix(o: &mut Object, map: &std::collections::HashMap<u32, (u32, u16)>) {
+        match o {
+            Object::Ref(n, g) => match map.get(n) {
+                Some(&(new, og)) if og == *g => *n = new,
+                _ => *o = Object::Null,
+            },
+            Object::Array(a) => a.iter_mut().for_each(|x| fix(x, map)),
+            Object::Dict(d) => d.0.iter_mut().for_each(|(_, x)| fix(x, map)),
+            Object::Stream(s) => s.dict.0.iter_mut().for_each(|(_, x)| fix(x, map)),
+            _ => {}
+        }
+    }
+    let old = std::mem::take(&mut doc.objects);
+    for (n, (g, mut o)) in old {
+        fix(&mut o, &map);
+        if let Some(&(new, _)) = map.get(&n) {
+            doc.objects.insert(new, (g, o));
+        }
+    }
+    doc.compressed = doc
+        .compressed
+        .iter()
+        .filter_map(|n| map.get(n).map(|m| m.0))
+        .collect();
+    for (_, v) in &mut doc.trailer.0 {
+        fix(v, &map);
+    }
+    true
+}
+
 /// Lays `doc` out with `layout` (see the module documentation).
-pub fn pack(doc: Document, layout: Layout) -> Packed {
+pub fn pack(mut doc: Document, layout: Layout) -> Packed {
+    renumber_if_sparse(&mut doc);
     let max_num = doc.objects.keys().next_back().copied().unwrap_or(0);
     let mut version = doc.version;
     if (layout.object_streams || layout.xref_stream) && !version_at_least(&version, "1.5") {
@@ -126,6 +174,9 @@ pub fn pack(doc: Document, layout: Layout) -> Packed {
     let mut objects = Vec::with_capacity(doc.objects.len());
     let mut members: Vec<(u32, Object)> = Vec::new();
     for (num, (gen_, obj)) in doc.objects {
+        if num == 0 {
+            continue; // the head of the free list; the loader never yields it
+        }
         if layout.object_streams && gen_ == 0 && !matches!(obj, Object::Stream(_)) {
             members.push((num, obj));
         } else {
@@ -334,4 +385,47 @@ pub fn serialize(p: &Packed) -> Vec<u8> {
 /// Serialises `doc` with `layout`: [`pack`] then [`serialize`].
 pub fn write(doc: Document, layout: Layout) -> Vec<u8> {
     serialize(&pack(doc, layout))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn huge_object_numbers_are_renumbered() {
+        let mut objects = std::collections::BTreeMap::new();
+        let mut cat = Dict::new();
+        cat.set(b"Type", Object::Name(b"Catalog".to_vec()));
+        cat.set(b"Pages", Object::Ref(4_000_000_000, 0));
+        cat.set(b"Gone", Object::Ref(7, 0));
+        objects.insert(1, (0, Object::Dict(cat)));
+        let mut pages = Dict::new();
+        pages.set(b"Type", Object::Name(b"Pages".to_vec()));
+        pages.set(b"Count", Object::Int(0));
+        objects.insert(4_000_000_000, (0, Object::Dict(pages)));
+        let mut trailer = Dict::new();
+        trailer.set(b"Root", Object::Ref(1, 0));
+        let doc = Document {
+            version: "1.7".into(),
+            trailer,
+            objects,
+            compressed: Default::default(),
+            had_object_streams: true,
+            had_xref_stream: true,
+            linearized: false,
+            warnings: Vec::new(),
+            strings_decrypted: 0,
+            streams_decrypted: 0,
+        };
+        let layout = Layout::like_input(&doc);
+        let out = write(doc, layout);
+        assert!(out.len() < 2000, "{} bytes", out.len());
+        let back = crate::Pdf::parse(&out).unwrap().load(None).unwrap();
+        let Some((_, Object::Dict(cat))) = back.objects.get(&1) else {
+            panic!("catalog")
+        };
+        assert_eq!(cat.get(b"Pages"), Some(&Object::Ref(2, 0)));
+        assert_eq!(cat.get(b"Gone"), Some(&Object::Null));
+    }
 }

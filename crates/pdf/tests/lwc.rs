@@ -264,6 +264,15 @@ fn round_trip_every_cipher_builtin() {
             cipherlab_pdf::decrypt(&w, Some("wrong")),
             Err(Error::WrongPassword(_))
         ));
+        // The payload taken out of its wrapper opens the same way, and info says what it is.
+        let payload = payload_of(&w);
+        let d = cipherlab_pdf::decrypt(&payload, Some(U)).unwrap();
+        let doc = Pdf::parse(&d.bytes).unwrap().load(None).unwrap();
+        assert_eq!(fingerprint(&doc), want, "{c:?} bare payload");
+        let i = cipherlab_pdf::info(&payload, Some(O)).unwrap();
+        let wi = i.wrapper.unwrap();
+        assert!(!wi.in_wrapper && wi.password.as_deref() == Some("owner"));
+        assert_eq!(wi.cipher.as_deref(), Some(c.name()));
         assert!(matches!(
             cipherlab_pdf::decrypt(&w, None),
             Err(Error::PasswordRequired)

@@ -46,6 +46,20 @@ fn tampered(m: impl Into<String>) -> Error {
     Error::Tampered(m.into())
 }
 
+/// Whether `pdf`'s /Encrypt dictionary names our handler (/Filter /CipherlabAEAD): an LWC
+/// payload, inside its wrapper or taken out of it.
+pub fn is_payload(pdf: &Pdf<'_>) -> bool {
+    let d = match pdf.xref.trailer.get(b"Encrypt") {
+        Some(Object::Dict(d)) => Some(d.clone()),
+        Some(Object::Ref(n, g)) => match pdf.top_object((*n, *g)) {
+            Ok(Object::Dict(d)) => Some(d),
+            _ => None,
+        },
+        _ => None,
+    };
+    d.is_some_and(|d| d.name(b"Filter") == Some(super::HANDLER.as_bytes()))
+}
+
 /// Reads the payload's /Encrypt dictionary (direct or indirect) without a password.
 pub fn encrypt_dict(pdf: &Pdf<'_>) -> Result<(LwcDict, Option<u32>)> {
     let (d, num) = match pdf.xref.trailer.get(b"Encrypt") {
