@@ -14,7 +14,7 @@
 use cipherlab_ciphers::catalogue::{ALGORITHMS, AlgorithmId, Kind};
 use cipherlab_ciphers::providers::{self, PROVIDERS, by_name, default_for, supporting};
 use cipherlab_ciphers::spec::example_names;
-use cipherlab_ciphers::{Cipher, CipherSpec, Error, Padding};
+use cipherlab_ciphers::{Cipher, CipherSpec, Error, Padding, Provider};
 use rand::rngs::StdRng;
 use rand::{Rng, RngCore, SeedableRng};
 
@@ -441,4 +441,87 @@ fn coverage_of_the_fast_providers() {
     let aeads = ALGORITHMS.iter().filter(|a| a.kind == Kind::Aead).count();
     assert!(aeads > 1);
     assert!(ALGORITHMS.iter().any(|a| a.id == AlgorithmId::Rc4));
+}
+
+/// A default split by message length sends each message to the right part and is
+/// indistinguishable from either part: same ciphertext at every length around the split,
+/// each part opens what the composite sealed and the other way round, and tampering is
+/// rejected with a wiped buffer on both sides of the split.
+#[test]
+fn split_by_size_matches_its_parts_around_the_threshold() {
+    use cipherlab_ciphers::providers::{BySize, OpenSsl, Ring};
+    const T: usize = 100;
+    static SPLIT: BySize = BySize {
+        name: "test-split",
+        short: &Ring,
+        long: &OpenSsl,
+        threshold: T,
+    };
+    assert_eq!(SPLIT.part_for(T - 1).name(), "ring");
+    assert_eq!(SPLIT.part_for(T).name(), "openssl");
+    let mut rng = rng();
+    for name in ["aes-128-gcm", "aes-256-gcm", "chacha20-poly1305"] {
+        let s = spec(name);
+        let key = bytes(&mut rng, s.key_len());
+        let mut split = SPLIT.init(&s, &key).unwrap();
+        assert_eq!(split.provider(), "test-split");
+        let mut parts = [
+            Ring.init(&s, &key).unwrap(),
+            OpenSsl.init(&s, &key).unwrap(),
+        ];
+        for len in [0, 1, T - 2, T - 1, T, T + 1, T + 15, T + 16, 3 * T] {
+            let iv = bytes(&mut rng, s.iv_len());
+            let ad = bytes(&mut rng, len % 7);
+            let msg = bytes(&mut rng, len);
+            let mut ct = msg.clone();
+            ct.resize(s.output_len(len), 0);
+            let n = split.encrypt(&iv, &ad, &mut ct, len).unwrap();
+            ct.truncate(n);
+            for part in &mut parts {
+                let mut other = msg.clone();
+                other.resize(s.output_len(len), 0);
+                let m = part.encrypt(&iv, &ad, &mut other, len).unwrap();
+                assert_eq!(
+                    &other[..m],
+                    &ct[..],
+                    "{name} {len}: {} differs",
+                    part.provider()
+                );
+                let mut pt = ct.clone();
+                let k = part.decrypt(&iv, &ad, &mut pt).unwrap();
+                assert_eq!(
+                    &pt[..k],
+                    &msg[..],
+                    "{name} {len}: {} cannot open",
+                    part.provider()
+                );
+            }
+            let mut pt = ct.clone();
+            let k = split.decrypt(&iv, &ad, &mut pt).unwrap();
+            assert_eq!(&pt[..k], &msg[..], "{name} {len}");
+            let mut bad = ct.clone();
+            let last = bad.len() - 1;
+            bad[last] ^= 1;
+            assert!(matches!(
+                split.decrypt(&iv, &ad, &mut bad),
+                Err(Error::Authentication)
+            ));
+            assert!(
+                bad.iter().all(|&b| b == 0),
+                "{name} {len}: buffer not wiped"
+            );
+        }
+    }
+    // The composites the defaults use are registered by name.
+    assert_eq!(by_name("ring+openssl").unwrap().name(), "ring+openssl");
+    // Whatever the default is on this CPU, at each size it names one real provider.
+    for name in ["aes-128-gcm", "chacha20-poly1305"] {
+        for len in [64, 1 << 20] {
+            let part = providers::default_at(&spec(name), len).unwrap();
+            assert!(
+                PROVIDERS.iter().any(|p| p.name() == part),
+                "{name} {len}: {part}"
+            );
+        }
+    }
 }

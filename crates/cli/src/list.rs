@@ -36,6 +36,10 @@ fn provider_names(spec: &CipherSpec) -> Vec<&'static str> {
     let mut names = providers::supporting(spec);
     if let Ok(default) = providers::default_for(spec) {
         names.sort_by_key(|n| *n != default.name());
+        // A default split by message length (`ring+aws-lc`) goes first, before its parts.
+        if !names.contains(&default.name()) {
+            names.insert(0, default.name());
+        }
     }
     names
 }

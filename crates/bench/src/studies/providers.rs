@@ -125,8 +125,8 @@ impl Study for ProvidersStudy {
                 .collect();
             let default = cipherlab_ciphers::CipherSpec::parse(&alg)
                 .ok()
-                .and_then(|s| providers::default_for(&s).ok())
-                .map_or("-", |p| p.name());
+                .and_then(|s| providers::default_at(&s, size as usize).ok())
+                .unwrap_or("-");
             // The default is "fastest" unless another provider is significantly faster.
             let default_ok = default == fastest.id.implementation
                 || group

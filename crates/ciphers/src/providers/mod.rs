@@ -7,6 +7,7 @@ mod aead;
 #[cfg(feature = "aws-lc")]
 mod aws_lc;
 pub(crate) mod block_modes;
+mod by_size;
 mod cipherlab;
 mod keystream;
 mod openssl;
@@ -22,6 +23,7 @@ use crate::spec::CipherSpec;
 
 #[cfg(feature = "aws-lc")]
 pub use aws_lc::AwsLc;
+pub use by_size::BySize;
 pub use cipherlab::Cipherlab;
 pub use openssl::OpenSsl;
 pub use ring::Ring;
@@ -37,13 +39,69 @@ pub static PROVIDERS: &[&dyn Provider] = &[
     &AwsLc,
 ];
 
-/// The provider called `name`.
+/// Defaults split by message length (see [`BySize`]), chosen by [`default_for`] on CPUs
+/// where the fastest provider per byte is not the cheapest per short message. The
+/// thresholds are the measured crossovers (docs/BENCHMARKS.md, "Cipher catalogue").
+#[cfg(feature = "aws-lc")]
+static RING_AWS_LC: BySize = BySize {
+    name: "ring+aws-lc",
+    short: &Ring,
+    long: &AwsLc,
+    // ring wins at 2 KiB (736 vs 783 ticks per call), ties at 4 KiB, loses at 16 KiB.
+    threshold: 4096,
+};
+static RING_OPENSSL: BySize = BySize {
+    name: "ring+openssl",
+    short: &Ring,
+    long: &OpenSsl,
+    // ring wins at 1 KiB (1,471 vs 1,663 ticks per call), OpenSSL from 2 KiB (2,348 vs 2,450).
+    threshold: 2048,
+};
+
+/// Every composite default, for [`by_name`].
+static COMPOSITES: &[&BySize] = &[
+    #[cfg(feature = "aws-lc")]
+    &RING_AWS_LC,
+    &RING_OPENSSL,
+];
+
+/// The provider called `name` (a composite such as `ring+openssl` too).
 pub fn by_name(name: &str) -> Result<&'static dyn Provider, Error> {
     PROVIDERS
         .iter()
         .copied()
+        .chain(COMPOSITES.iter().map(|c| *c as &dyn Provider))
         .find(|p| p.name().eq_ignore_ascii_case(name))
         .ok_or_else(|| Error::UnknownProvider(name.into()))
+}
+
+/// The composite default for `spec` on this CPU, if there is one: where the AVX-512
+/// code of aws-lc (AES-GCM) or OpenSSL (ChaCha20-Poly1305) is the fastest per byte but
+/// ring stays the cheapest per short message. Without AVX-512 (Zen 3: ring first at
+/// every size) there is none.
+fn composite_for(spec: &CipherSpec) -> Option<&'static BySize> {
+    use crate::spec::Mode;
+    #[cfg(target_arch = "x86_64")]
+    {
+        let avx512 = std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512vl")
+            && std::arch::is_x86_feature_detected!("avx512bw");
+        let vector_aes = std::arch::is_x86_feature_detected!("vaes")
+            && std::arch::is_x86_feature_detected!("vpclmulqdq");
+        let candidate: Option<&'static BySize> = match (spec.algorithm.id, spec.mode) {
+            #[cfg(feature = "aws-lc")]
+            (AlgorithmId::Aes, Some(Mode::Gcm)) if avx512 && vector_aes => Some(&RING_AWS_LC),
+            (AlgorithmId::ChaCha20Poly1305, _) if avx512 => Some(&RING_OPENSSL),
+            _ => None,
+        };
+        // ring has no AES-192-GCM: then the plain preference order applies.
+        candidate.filter(|c| c.supports(spec) && c.available(spec).is_ok())
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = spec;
+        None
+    }
 }
 
 /// Names of the providers that implement `spec`.
@@ -64,8 +122,9 @@ pub fn supporting(spec: &CipherSpec) -> Vec<&'static str> {
 fn preference(spec: &CipherSpec) -> &'static [&'static str] {
     use crate::spec::Mode;
     match (spec.algorithm.id, spec.mode) {
-        // ring's VAES/VPCLMULQDQ AES-GCM is ~1.9x OpenSSL 3.0 and aws-lc at 1 MiB and the
-        // cheapest per 64-byte call; it has no AES-192-GCM, where aws-lc is next.
+        // Without AVX-512 (Zen 3) ring's VAES/VPCLMULQDQ AES-GCM is ~1.9x OpenSSL 3.0 and
+        // aws-lc at 1 MiB and the cheapest per 64-byte call; it has no AES-192-GCM, where
+        // aws-lc is next. With AVX-512, `composite_for` splits by length first.
         (AlgorithmId::Aes, Some(Mode::Gcm)) => &["ring", "aws-lc", "openssl", "rustcrypto"],
         (AlgorithmId::ChaCha20Poly1305, _) => &["ring", "aws-lc", "openssl", "rustcrypto"],
         // aws-lc calls AES_ctr128/AES_cbc directly: OpenSSL's speed without EVP's per-message
@@ -88,9 +147,13 @@ fn preference(spec: &CipherSpec) -> &'static [&'static str] {
     }
 }
 
-/// The default provider for `spec`: the first in preference order that supports it and
+/// The default provider for `spec`: a composite split by message length where this CPU
+/// has one ([`composite_for`]), else the first in preference order that supports it and
 /// is available on this machine.
 pub fn default_for(spec: &CipherSpec) -> Result<&'static dyn Provider, Error> {
+    if let Some(c) = composite_for(spec) {
+        return Ok(c);
+    }
     preference(spec)
         .iter()
         .filter_map(|n| by_name(n).ok())
@@ -101,6 +164,15 @@ pub fn default_for(spec: &CipherSpec) -> Result<&'static dyn Provider, Error> {
             cipher: spec.to_string(),
             available: Vec::new(),
         })
+}
+
+/// The name of the single provider that the default for `spec` uses for messages of
+/// `msg_len` bytes (the default itself, or the matching part of a composite).
+pub fn default_at(spec: &CipherSpec, msg_len: usize) -> Result<&'static str, Error> {
+    match composite_for(spec) {
+        Some(c) => Ok(c.part_for(msg_len).name()),
+        None => default_for(spec).map(|p| p.name()),
+    }
 }
 
 /// Initialises `spec` with `key` through `provider` (or the default).
