@@ -195,3 +195,51 @@ fn figures_in_one_run_only_are_counted_not_compared() {
         "0 figures: 0 faster, 0 slower, 0 unchanged; rankings agree in 0 of 0 studies"
     );
 }
+
+/// Medians 2% apart with intervals that do not overlap (0.1% noise) are ranked equal:
+/// such an order is within what changes between processes, so it is not claimed, and a
+/// second run with the order reversed does not contradict the first. 20% apart is an
+/// order.
+#[test]
+fn medians_within_the_equivalence_margin_share_a_rank() {
+    use cipherlab_bench::ranking::{EQUIVALENCE, rank};
+    assert!(EQUIVALENCE > 0.02 && EQUIVALENCE < 0.2);
+    let mut store = Store::open_in_memory().unwrap();
+    let m = MachineInfo::detect();
+    let run = |store: &mut Store, rc4_128: f64, seed: u64| {
+        let ms = vec![
+            measurement(
+                id("key-size", "rc4-40", "encrypt", 65_536, "bmp"),
+                samples(70_000.0, 0.001, 30, seed),
+            ),
+            measurement(
+                id("key-size", "rc4-128", "encrypt", 65_536, "bmp"),
+                samples(70_000.0 * rc4_128, 0.001, 30, seed + 1),
+            ),
+            measurement(
+                id("key-size", "des-ecb", "encrypt", 65_536, "bmp"),
+                samples(84_000.0, 0.001, 30, seed + 2),
+            ),
+        ];
+        saved(store, m.clone(), &ms, &[])
+    };
+    let a = run(&mut store, 1.02, 1);
+    let b = run(&mut store, 0.98, 5);
+    let ms: Vec<_> = a.measurements.iter().collect();
+    let r = rank(ms, "test".into());
+    let ranks: Vec<(usize, &str)> = r
+        .ranked
+        .iter()
+        .map(|(k, m)| (*k, m.id.algorithm.as_str()))
+        .collect();
+    assert_eq!(ranks, vec![(1, "rc4-40"), (1, "rc4-128"), (3, "des-ecb")]);
+    let c = compare(&a, &b, &bootstrap(), 0.0);
+    // The intervals see the 4% change (it is called), the ranking does not claim it.
+    assert!(c.figures.iter().any(|f| f.verdict != Verdict::Unchanged));
+    assert_eq!(
+        c.studies[0].agree,
+        Some(true),
+        "{:?}",
+        c.studies[0].discordant
+    );
+}
