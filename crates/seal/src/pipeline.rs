@@ -58,20 +58,9 @@ pub fn encrypt<R: Read, W: Write + Send>(
     opts: &SealOptions,
     progress: Option<Progress<'_>>,
 ) -> Result<Summary> {
-    let (header, bytes, key) = new_header(secret, opts)?;
-    output
-        .write_all(&bytes)
-        .map_err(|e| Error::io("writing the output", e))?;
-    let job = Job {
-        dir: Direction::Seal,
-        header,
-        key,
-        provider: opts.provider.clone(),
-        threads: opts.threads,
-        in_offset: 0,
-    };
+    let (job, header_len) = Job::seal(&mut output, secret, opts)?;
     let mut s = job.run(input, output, progress)?;
-    s.bytes_out += bytes.len() as u64;
+    s.bytes_out += header_len;
     Ok(s)
 }
 
@@ -84,15 +73,8 @@ pub fn decrypt<R: Read, W: Write + Send>(
     opts: &SealOptions,
     progress: Option<Progress<'_>>,
 ) -> Result<Summary> {
-    let (header, key, header_len) = read_header(&mut input, secret)?;
-    let job = Job {
-        dir: Direction::Open,
-        header,
-        key,
-        provider: opts.provider.clone(),
-        threads: opts.threads,
-        in_offset: header_len,
-    };
+    let job = Job::open(&mut input, secret, opts)?;
+    let header_len = job.in_offset;
     let mut s = job.run(input, output, progress)?;
     s.bytes_in += header_len;
     Ok(s)
@@ -107,20 +89,9 @@ pub fn encrypt_to<R: Read + Send>(
     opts: &SealOptions,
     progress: Option<Progress<'_>>,
 ) -> Result<Summary> {
-    let (header, bytes, key) = new_header(secret, opts)?;
-    output
-        .write_all(&bytes)
-        .map_err(|e| Error::io("writing the output", e))?;
-    let job = Job {
-        dir: Direction::Seal,
-        header,
-        key,
-        provider: opts.provider.clone(),
-        threads: opts.threads,
-        in_offset: 0,
-    };
+    let (job, header_len) = Job::seal(output, secret, opts)?;
     let mut s = job.run_to(input, output, progress)?;
-    s.bytes_out += bytes.len() as u64;
+    s.bytes_out += header_len;
     Ok(s)
 }
 
@@ -132,15 +103,8 @@ pub fn decrypt_to<R: Read + Send>(
     opts: &SealOptions,
     progress: Option<Progress<'_>>,
 ) -> Result<Summary> {
-    let (header, key, header_len) = read_header(&mut input, secret)?;
-    let job = Job {
-        dir: Direction::Open,
-        header,
-        key,
-        provider: opts.provider.clone(),
-        threads: opts.threads,
-        in_offset: header_len,
-    };
+    let job = Job::open(&mut input, secret, opts)?;
+    let header_len = job.in_offset;
     let mut s = job.run_to(input, output, progress)?;
     s.bytes_in += header_len;
     Ok(s)
@@ -182,6 +146,39 @@ struct Job {
     threads: usize,
     /// Input offset of the first chunk (the header's length when opening).
     in_offset: u64,
+}
+
+impl Job {
+    /// Sealing: makes a header for `secret`, writes it to `output`, and returns the job
+    /// with the header's length.
+    fn seal(output: &mut impl Write, secret: Secret<'_>, opts: &SealOptions) -> Result<(Job, u64)> {
+        let (header, bytes, key) = new_header(secret, opts)?;
+        output
+            .write_all(&bytes)
+            .map_err(|e| Error::io("writing the output", e))?;
+        let job = Job {
+            dir: Direction::Seal,
+            header,
+            key,
+            provider: opts.provider.clone(),
+            threads: opts.threads,
+            in_offset: 0,
+        };
+        Ok((job, bytes.len() as u64))
+    }
+
+    /// Opening: reads and checks the header from `input`; the first chunk follows it.
+    fn open(input: &mut impl Read, secret: Secret<'_>, opts: &SealOptions) -> Result<Job> {
+        let (header, key, header_len) = read_header(input, secret)?;
+        Ok(Job {
+            dir: Direction::Open,
+            header,
+            key,
+            provider: opts.provider.clone(),
+            threads: opts.threads,
+            in_offset: header_len,
+        })
+    }
 }
 
 /// A batch of consecutive chunks, in one buffer with a stride of chunk + tag.
