@@ -418,6 +418,19 @@ pub struct Counts {
     pub streams: usize,
 }
 
+impl Counts {
+    /// The sum of the counts of every chunk, or the first chunk's error.
+    pub(crate) fn total(chunks: Vec<Result<Counts>>) -> Result<Counts> {
+        chunks.into_iter().try_fold(Counts::default(), |t, c| {
+            let c = c?;
+            Ok(Counts {
+                strings: t.strings + c.strings,
+                streams: t.streams + c.streams,
+            })
+        })
+    }
+}
+
 /// Phase 5: encrypts every string and stream of the top-level objects of `p` with
 /// `handler`: strings with /StrF, streams with /StmF, except metadata streams when
 /// /EncryptMetadata is false and the /Contents of signature dictionaries. Object streams
@@ -457,13 +470,7 @@ pub fn encrypt_standard(p: &mut Packed, handler: &Handler) -> Result<Counts> {
         }
         Ok(counts)
     });
-    let mut total = Counts::default();
-    for r in results {
-        let c = r?;
-        total.strings += c.strings;
-        total.streams += c.streams;
-    }
-    Ok(total)
+    Counts::total(results)
 }
 
 /// The work an object is for the encryptor: its stream data, or a little for the rest.

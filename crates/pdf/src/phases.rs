@@ -147,13 +147,7 @@ pub fn decrypt_standard(raw: &mut RawFile, h: &Handler) -> Result<Counts> {
         }
         Ok(c)
     });
-    let mut total = Counts::default();
-    for r in results {
-        let c = r?;
-        total.strings += c.strings;
-        total.streams += c.streams;
-    }
-    Ok(total)
+    Counts::total(results)
 }
 
 /// Phase "decrypt" (lightweight cipher): every top-level stream of an LWC payload opened
@@ -180,13 +174,7 @@ pub fn decrypt_lwc(raw: &mut RawFile, keys: &LwcKeys) -> Result<Counts> {
         }
         Ok(c)
     });
-    let mut total = Counts::default();
-    for r in results {
-        let c = r?;
-        total.strings += c.strings;
-        total.streams += c.streams;
-    }
-    Ok(total)
+    Counts::total(results)
 }
 
 /// Phase "parse" after decryption: the object streams expanded into a [`Document`]
