@@ -74,6 +74,17 @@ struct BySizeCipher {
     tag_len: usize,
 }
 
+impl BySizeCipher {
+    /// The part for a message of `msg_len` plaintext bytes (the rule of [`BySize::part_for`]).
+    fn part(&mut self, msg_len: usize) -> &mut dyn Cipher {
+        if msg_len >= self.threshold {
+            &mut *self.long
+        } else {
+            &mut *self.short
+        }
+    }
+}
+
 impl Cipher for BySizeCipher {
     fn spec(&self) -> &CipherSpec {
         self.short.spec()
@@ -90,18 +101,11 @@ impl Cipher for BySizeCipher {
         buf: &mut [u8],
         msg_len: usize,
     ) -> Result<usize, Error> {
-        if msg_len >= self.threshold {
-            self.long.encrypt(iv, ad, buf, msg_len)
-        } else {
-            self.short.encrypt(iv, ad, buf, msg_len)
-        }
+        self.part(msg_len).encrypt(iv, ad, buf, msg_len)
     }
 
     fn decrypt(&mut self, iv: &[u8], ad: &[u8], buf: &mut [u8]) -> Result<usize, Error> {
-        if buf.len().saturating_sub(self.tag_len) >= self.threshold {
-            self.long.decrypt(iv, ad, buf)
-        } else {
-            self.short.decrypt(iv, ad, buf)
-        }
+        let msg_len = buf.len().saturating_sub(self.tag_len);
+        self.part(msg_len).decrypt(iv, ad, buf)
     }
 }
