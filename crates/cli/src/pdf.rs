@@ -31,8 +31,8 @@ enum Command {
     /// Encrypt a PDF with a user and an owner password.
     ///
     /// Standard security handler, which every PDF reader opens: aes-256 (V 5, R 6, AESV3;
-    /// the default), aes-128 (V 4, R 4, AESV2), rc4-128 (V 2, R 3; weak, needs
-    /// --allow-weak). Object streams and cross-reference streams are kept, so the output is
+    /// the default), aes-128 (V 4, R 4, AESV2; legacy: MD5-based password hashing),
+    /// rc4-128 (V 2, R 3; weak, needs --allow-weak). Object streams and cross-reference streams are kept, so the output is
     /// about the size of the input.
     ///
     /// Lightweight ciphers (ascon-aead128, ascon-128, ascon-128a, ascon-80pq, xoodyak,
@@ -71,6 +71,12 @@ struct DecryptArgs {
     /// Replace OUTPUT if it exists.
     #[arg(long)]
     force: bool,
+    /// Write nothing, and exit 1, unless the file is an authenticated lightweight-cipher
+    /// PDF whose every object authenticated. A Standard-handler PDF (aes-256, aes-128,
+    /// rc4) is encrypted but never authenticated: anyone can change it without the
+    /// password, so a password that opens it proves nothing about its content.
+    #[arg(long)]
+    require_authenticated: bool,
 }
 
 #[derive(clap::Args)]
@@ -80,7 +86,8 @@ struct EncryptArgs {
     /// Where to write the encrypted PDF.
     #[arg(short, long)]
     output: PathBuf,
-    /// aes-256 (default), aes-128, rc4-128 (weak; needs --allow-weak), or a lightweight
+    /// aes-256 (default), aes-128 (legacy: MD5-based password hashing, for readers older
+    /// than Acrobat X), rc4-128 (weak; needs --allow-weak), or a lightweight
     /// cipher: ascon-aead128 (the default LWC), ascon-128, ascon-128a, ascon-80pq, xoodyak,
     /// isap-a-128a, isap-a-128, isap-k-128a, isap-k-128.
     #[arg(long, default_value = "aes-256")]
@@ -282,6 +289,11 @@ fn print_text(file: &Path, i: &Info) {
             );
             println!("  EncryptMetadata: {}", e.encrypt_metadata);
             println!(
+                "  authenticated: no (the Standard handler encrypts but does not authenticate: \
+                 the file can be changed without the password; `pdf decrypt \
+                 --require-authenticated` refuses it)"
+            );
+            println!(
                 "  password needed: {}",
                 if e.needs_password {
                     "yes (the empty user password does not open it)"
@@ -362,27 +374,45 @@ fn decrypt(a: &DecryptArgs) -> anyhow::Result<ExitCode> {
     }
     let d = cipherlab_pdf::decrypt(&buf, a.password.as_deref())
         .with_context(|| a.file.display().to_string())?;
+    let which = |au: &cipherlab_pdf::Auth| if au.owner { "owner" } else { "user" };
+    let how = match (&d.auth, &d.protection) {
+        (Some(au), cipherlab_pdf::Protection::Authenticated { cipher, .. }) => format!(
+            "is an authenticated PDF ({} authenticated encryption): authenticated and \
+             decrypted with the {} password ({} strings, {} streams, every one authenticated)",
+            cipher.name(),
+            which(au),
+            d.strings,
+            d.streams
+        ),
+        (Some(au), cipherlab_pdf::Protection::Standard { revision, .. }) => format!(
+            "is a Standard-handler PDF (revision {revision}; encrypted, NOT authenticated: its \
+             content could have been changed without the password): decrypted with the {} \
+             password ({} strings, {} streams)",
+            which(au),
+            d.strings,
+            d.streams
+        ),
+        _ => "was not encrypted; rewritten".to_string(),
+    };
+    if a.require_authenticated && !d.protection.authenticated() {
+        for w in &d.warnings {
+            eprintln!("warning: {w}");
+        }
+        eprintln!(
+            "cipherlab: error: {} {}; --require-authenticated: nothing was written",
+            a.file.display(),
+            match &d.protection {
+                cipherlab_pdf::Protection::None =>
+                    "is not encrypted, so nothing in it is authenticated",
+                _ => "is a Standard-handler PDF: encrypted but not authenticated",
+            }
+        );
+        return Ok(ExitCode::from(1));
+    }
     cipherlab_pdf::write_atomic(&a.output, &d.bytes, a.force)?;
     for w in &d.warnings {
         eprintln!("warning: {w}");
     }
-    let how = match (&d.auth, d.lwc) {
-        (None, _) => "was not encrypted; rewritten".to_string(),
-        (Some(au), Some(c)) => format!(
-            "({} authenticated encryption) authenticated and decrypted with the {} password \
-             ({} strings, {} streams, every one authenticated)",
-            c.name(),
-            if au.owner { "owner" } else { "user" },
-            d.strings,
-            d.streams
-        ),
-        (Some(au), None) => format!(
-            "decrypted with the {} password ({} strings, {} streams)",
-            if au.owner { "owner" } else { "user" },
-            d.strings,
-            d.streams
-        ),
-    };
     eprintln!(
         "{} {how}; wrote {} ({} bytes{})",
         a.file.display(),
@@ -406,16 +436,11 @@ fn encrypt(a: &EncryptArgs) -> anyhow::Result<ExitCode> {
             Cipher::names().join(", ")
         );
     };
+    // The library refuses a weak cipher without allow_weak; with it, say so.
     if let Cipher::Standard(std) = cipher
         && std.weak()
+        && a.allow_weak
     {
-        if !a.allow_weak {
-            anyhow::bail!(
-                "{} is weak: RC4 is broken and PDF 2.0 deprecates it; use aes-256 (or aes-128 \
-                 for readers older than Acrobat X), or add --allow-weak to write it anyway",
-                std.name()
-            );
-        }
         eprintln!(
             "warning: {} is weak (RC4 is broken): the file is protected against casual \
              readers only",
@@ -434,6 +459,7 @@ fn encrypt(a: &EncryptArgs) -> anyhow::Result<ExitCode> {
         permissions,
         encrypt_metadata: !a.no_encrypt_metadata,
         input_password: a.password.as_deref(),
+        allow_weak: a.allow_weak,
     };
     let e = cipherlab_pdf::encrypt(&buf, &opts).with_context(|| a.file.display().to_string())?;
     cipherlab_pdf::write_atomic(&a.output, &e.bytes, a.force)?;

@@ -28,6 +28,7 @@
 //!     permissions: cipherlab_pdf::permissions::ALL,
 //!     encrypt_metadata: true,
 //!     input_password: None,
+//!     allow_weak: false,                                  // rc4-128 only when true
 //! };
 //! let enc = cipherlab_pdf::encrypt(&input, &opts)?;
 //! cipherlab_pdf::write_atomic("enc.pdf".as_ref(), &enc.bytes, false)?;
@@ -99,7 +100,7 @@ pub mod xref;
 use std::path::Path;
 
 pub use document::{Document, Pdf};
-pub use encrypt::{Cipher, Encrypted, Options, encrypt};
+pub use encrypt::{Cipher, Encrypted, Options, Protection, encrypt};
 pub use error::{Error, Result};
 pub use info::{Info, info};
 pub use lwc::LwcCipher;
@@ -113,8 +114,9 @@ pub struct Decrypted {
     pub bytes: Vec<u8>,
     /// Which password opened it (`None`: the input was not encrypted).
     pub auth: Option<Auth>,
-    /// The input was a wrapper around a payload encrypted with this lightweight cipher.
-    pub lwc: Option<LwcCipher>,
+    /// What protected the input: an authenticated payload, the Standard handler (not
+    /// authenticated), or nothing.
+    pub protection: Protection,
     /// Repairs and oddities met while reading.
     pub warnings: Vec<String>,
     /// Number of strings decrypted.
@@ -135,14 +137,29 @@ pub fn decrypt(input: &[u8], password: Option<&str>) -> Result<Decrypted> {
     let encrypt::Opened {
         doc,
         auth,
-        lwc,
+        protection,
         mut warnings,
         ..
     } = encrypt::open(input, password)?;
-    if lwc.is_none() && auth.as_ref().is_some_and(|a| a.perms_ok == Some(false)) {
+    if !protection.authenticated() && auth.as_ref().is_some_and(|a| a.perms_ok == Some(false)) {
         warnings.push(
             "/Perms does not match /P and /EncryptMetadata: the permissions were altered".into(),
         );
+    }
+    if let Protection::Standard { plaintext, .. } = &protection {
+        let content: Vec<&str> = plaintext
+            .iter()
+            .copied()
+            .filter(|p| *p != "metadata")
+            .collect();
+        if !content.is_empty() {
+            warnings.push(format!(
+                "NOT ENCRYPTED: this file's {} are stored in the clear (the /Identity crypt \
+                 filter): anyone could have written them, with or without the password; do not \
+                 trust this document's content because a password opened it",
+                content.join(" and ")
+            ));
+        }
     }
     let layout = writer::Layout::like_input(&doc);
     let (strings, streams) = (doc.strings_decrypted, doc.streams_decrypted);
@@ -150,7 +167,7 @@ pub fn decrypt(input: &[u8], password: Option<&str>) -> Result<Decrypted> {
     Ok(Decrypted {
         bytes,
         auth,
-        lwc,
+        protection,
         warnings,
         strings,
         streams,

@@ -157,6 +157,7 @@ fn encrypt_fuzz_corpus_replays_without_panic() {
             permissions: -4,
             encrypt_metadata: pick & 0x80 == 0 || matches!(cipher, Cipher::Lwc(_)),
             input_password: Some("user"),
+            allow_weak: true,
         };
         if let Ok(out) = cipherlab_pdf::encrypt(input, &opts) {
             let d = cipherlab_pdf::decrypt(&out.bytes, Some("u")).expect("our output decrypts");

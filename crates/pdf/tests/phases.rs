@@ -89,6 +89,7 @@ fn lwc_phases_match_the_one_call_api() {
                     permissions: -4,
                     encrypt_metadata: true,
                     input_password: pw,
+                    allow_weak: true,
                 },
             )
             .unwrap();

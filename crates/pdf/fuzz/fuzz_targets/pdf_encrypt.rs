@@ -26,6 +26,7 @@ fuzz_target!(|data: &[u8]| {
         permissions: -4,
         encrypt_metadata: pick & 0x80 == 0 || matches!(cipher, Cipher::Lwc(_)),
         input_password: Some("user"),
+        allow_weak: true,
     };
     let Ok(e) = cipherlab_pdf::encrypt(input, &opts) else {
         return;

@@ -32,9 +32,15 @@ use crate::error::{Error, Result};
 /// /EncryptedPayload /Subtype.
 pub const HANDLER: &str = "CipherlabAEAD";
 
-/// The version of this design (/V of the payload's /Encrypt, /Version of the wrapper's
-/// /EncryptedPayload).
-pub const VERSION: i64 = 1;
+/// The version of this design that is written (/V of the payload's /Encrypt, /Version of
+/// the wrapper's /EncryptedPayload). Version 2 separated the password entries from the
+/// Standard handler's ([`keys::separated`]) and made an absent /Info its own value in the
+/// manifest ([`seal::manifest`]); docs/pdf-lwc.md has why.
+pub const VERSION: i64 = 2;
+
+/// The versions read: 1 (files written before version 2; see docs/pdf-lwc.md for what
+/// their password entries do not guarantee) and 2.
+pub const READS: [i64; 2] = [1, 2];
 
 /// The lightweight AEADs of crates/lwc, by their catalogue names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

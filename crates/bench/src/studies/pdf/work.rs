@@ -284,7 +284,14 @@ fn decrypt_job(keys: &DecKeys, sealed: &[u8]) -> Result<Vec<u8>> {
             phases::decrypt_lwc(&mut raw, keys)?;
             let mut compressed = raw.compressed.clone();
             let digest = seal::objects_digest(&mut tags, &mut compressed);
-            if seal::manifest(&raw.trailer, tags.len(), compressed.len(), &digest) != m {
+            if seal::manifest(
+                keys.version(),
+                &raw.trailer,
+                tags.len(),
+                compressed.len(),
+                &digest,
+            ) != m
+            {
                 return Err(Error::Tampered(
                     "the payload's objects differ from its manifest".into(),
                 ));
@@ -568,7 +575,10 @@ pub fn lock(cipher: Cipher) -> Result<Lock> {
             // `unlock` does not open the manifest; the reader wants one there.
             d.set(
                 b"Manifest",
-                Object::Str(vec![0; NONCE + TAG + seal::MANIFEST_LEN], StrForm::Hex),
+                Object::Str(
+                    vec![0; NONCE + TAG + seal::manifest_len(cipherlab_pdf::lwc::VERSION)],
+                    StrForm::Hex,
+                ),
             );
             Ok(Lock::Lwc(Box::new(LwcDict::parse(&d)?)))
         }
