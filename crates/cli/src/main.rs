@@ -6,6 +6,7 @@ mod bench;
 mod compare;
 mod decrypt;
 mod encrypt;
+mod interrupt;
 mod keygen;
 mod list;
 mod pdf;
@@ -69,6 +70,7 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    interrupt::remove_outputs_on_signals();
     let result = match cli.command {
         Command::List(args) => list::run(&args),
         Command::Vectors(args) => vectors::run(&args),

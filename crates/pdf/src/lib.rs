@@ -176,41 +176,18 @@ pub fn decrypt(input: &[u8], password: Option<&str>) -> Result<Decrypted> {
     })
 }
 
-/// Writes `bytes` to `path` through a temporary file in the same directory, renamed into
-/// place; refuses to replace an existing file unless `force`.
+/// Writes `bytes` to `path` as a whole or not at all ([`cipherlab_outfile`]: a temporary
+/// file in the same directory, unnamed where the filesystem allows, put in place when
+/// complete); refuses to replace an existing file unless `force`.
 pub fn write_atomic(path: &Path, bytes: &[u8], force: bool) -> Result<()> {
-    use std::io::Write;
-    let shown = path.display().to_string();
-    if !force && path.exists() {
-        return Err(Error::OutputExists(shown));
-    }
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let io = |what: &str, source| Error::Io {
-        what: format!("{what} {shown}"),
-        source,
-    };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".cipherlab-")
-        .suffix(".pdf.tmp")
-        .tempfile_in(dir)
-        .map_err(|e| io("creating a temporary file next to", e))?;
-    tmp.write_all(bytes)
-        .and_then(|()| tmp.as_file().sync_all())
-        .map_err(|e| io("writing", e))?;
-    if force {
-        tmp.persist(path)
-            .map_err(|e| io("renaming into", e.error))?;
-    } else {
-        tmp.persist_noclobber(path).map_err(|e| {
-            if e.error.kind() == std::io::ErrorKind::AlreadyExists {
-                Error::OutputExists(shown.clone())
-            } else {
-                io("renaming into", e.error)
+    cipherlab_outfile::write(path, bytes, force).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::AlreadyExists {
+            Error::OutputExists(path.display().to_string())
+        } else {
+            Error::Io {
+                what: format!("writing {}", path.display()),
+                source: e,
             }
-        })?;
-    }
-    Ok(())
+        }
+    })
 }

@@ -158,7 +158,38 @@ pub const MAX_ARGON2_MEMORY_KIB: u32 = 4 * 1024 * 1024;
 /// The most passes a header may ask for.
 pub const MAX_ARGON2_PASSES: u32 = 64;
 
+/// The least Argon2id cost `cipherlab encrypt` writes unless weak parameters are allowed
+/// explicitly: 19 MiB and 2 passes, OWASP's minimum for Argon2id (Password Storage Cheat
+/// Sheet). Below it a stolen file's passphrase is cheap to guess.
+pub const ARGON2_FLOOR: Argon2Params = Argon2Params {
+    memory_kib: 19 * 1024,
+    passes: 2,
+    lanes: 1,
+};
+
+/// The most Argon2id cost opening a file runs by default, before the header's MAC can
+/// be checked (the MAC key comes out of Argon2id): 1 GiB and 10 passes -- sixteen times the
+/// default's memory. A header asking for more is refused unless the caller raises the
+/// limit (`--argon2-max-memory`), so a hostile file cannot make a reader allocate 4 GiB.
+pub const ARGON2_OPEN_LIMIT: Argon2Params = Argon2Params {
+    memory_kib: 1024 * 1024,
+    passes: 10,
+    lanes: 64,
+};
+
 impl Argon2Params {
+    /// Whether these parameters cost at least `floor` in memory and passes.
+    pub fn at_least(&self, floor: &Argon2Params) -> bool {
+        self.memory_kib >= floor.memory_kib && self.passes >= floor.passes
+    }
+
+    /// Whether these parameters cost at most `limit` in memory, passes and lanes.
+    pub fn within(&self, limit: &Argon2Params) -> bool {
+        self.memory_kib <= limit.memory_kib
+            && self.passes <= limit.passes
+            && self.lanes <= limit.lanes
+    }
+
     /// Checks the parameters are within what Argon2 accepts and this reader allows.
     pub fn check(&self) -> Result<()> {
         let min_memory = 8 * u32::from(self.lanes);
