@@ -9,6 +9,7 @@ mod encrypt;
 mod keygen;
 mod list;
 mod pdf;
+mod platforms;
 mod registry;
 mod report;
 mod results;
@@ -65,6 +66,9 @@ enum Command {
     /// bootstrap interval and a verdict (faster, slower, no significant change), rank
     /// agreement per study, and machine differences.
     Compare(compare::Args),
+    /// The runners of other language runtimes (platforms/): `doctor` (what is installed,
+    /// and how to install the rest) and `check` (conformance against cipherlab).
+    Platforms(platforms::Args),
 }
 
 fn main() -> ExitCode {
@@ -79,6 +83,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::run(&args),
         Command::Report(args) => report::run(&args),
         Command::Compare(args) => compare::run(&args),
+        Command::Platforms(args) => platforms::run(&args),
     };
     match result {
         Ok(code) => code,
