@@ -1,0 +1,31 @@
+"""The accuracy check's reference for the Python runner: the runner's per-message calls
+(cryptography, its default AES provider) timed by the standard library's timeit
+(timeit.repeat, the median of the per-call means).
+    .venv/bin/python accuracy/bench.py KEY IV NONCE CBC_INPUT GCM_INPUT"""
+import json
+import statistics
+import sys
+import timeit
+
+from cryptography.hazmat.primitives import padding
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+key, iv, nonce = (bytes.fromhex(h) for h in sys.argv[1:4])
+cbc_data = open(sys.argv[4], "rb").read()
+gcm_data = open(sys.argv[5], "rb").read()
+
+
+def cbc():
+    padder = padding.PKCS7(128).padder()
+    enc = Cipher(algorithms.AES(key), modes.CBC(iv)).encryptor()
+    return enc.update(padder.update(cbc_data) + padder.finalize()) + enc.finalize()
+
+
+def gcm():
+    return AESGCM(key).encrypt(nonce, gcm_data, b"")
+
+
+for name, call, number in (("aes-128-cbc", cbc, 20), ("aes-128-gcm", gcm, 500)):
+    times = timeit.repeat(call, number=number, repeat=30)
+    print(json.dumps({"case": name, "tool": "timeit", "median_ns": statistics.median(times) / number * 1e9}))
