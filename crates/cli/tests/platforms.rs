@@ -67,7 +67,12 @@ const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
 fn every_present_runner_agrees_with_cipherlab() {
     let ready = ready_runtimes();
     let (check, _) = cipherlab(&[
-        "platforms", "check", "--quick", "--json", "--seed", "20261125",
+        "platforms",
+        "check",
+        "--quick",
+        "--json",
+        "--seed",
+        "20261125",
     ]);
     for s in check["skipped"].as_array().expect("skipped") {
         eprintln!("SKIP {}: {}", s["runtime"], s["reason"]);
@@ -136,7 +141,9 @@ fn every_present_runner_times_a_short_request() {
     let mut cipher = providers::init(&spec, &key, None).expect("cipher");
     let mut buf = plain.clone();
     buf.resize(spec.output_len(plain.len()), 0);
-    let n = cipher.encrypt(&iv, &[], &mut buf, plain.len()).expect("encrypt");
+    let n = cipher
+        .encrypt(&iv, &[], &mut buf, plain.len())
+        .expect("encrypt");
     let ct_digest = hex::encode(Sha256::digest(&buf[..n]));
     let pt_digest = hex::encode(Sha256::digest(&plain));
 
@@ -174,7 +181,13 @@ fn every_present_runner_times_a_short_request() {
             assert_eq!(answer["digest"], json!(digest), "{runtime}: digest");
             assert_eq!(answer["out_len"], json!(len), "{runtime}: output length");
             assert_eq!(answer["warmup_calls"], json!(50), "{runtime}: warm-up");
-            for field in ["first_call_ns", "warmup_ns", "startup_ns", "steady", "drift"] {
+            for field in [
+                "first_call_ns",
+                "warmup_ns",
+                "startup_ns",
+                "steady",
+                "drift",
+            ] {
                 assert!(answer.get(field).is_some(), "{runtime}: {field} missing");
             }
             assert_eq!(answer["runtime"], json!(runtime));
@@ -187,6 +200,9 @@ fn every_present_runner_times_a_short_request() {
                 .is_some_and(|e| e.starts_with("digest mismatch")),
             "{runtime}: a wrong expected digest must be refused: {refused}"
         );
-        assert!(refused.get("samples_ns").is_none(), "{runtime}: timed anyway");
+        assert!(
+            refused.get("samples_ns").is_none(),
+            "{runtime}: timed anyway"
+        );
     }
 }
