@@ -255,6 +255,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         }
     }
     let mut skipped = Vec::new();
+    let mut crashed = 0;
     let mut results: Vec<ProviderResult> = Vec::new();
     let mut startup = BTreeMap::new();
     for rt in RUNTIMES {
@@ -307,7 +308,16 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
                 plan.push((pi, name.clone(), start..requests.len()));
             }
         }
-        let answers = runner.exchange(&requests)?;
+        // A runner that dies on the vectors is listed with the skipped ones, and fails the check.
+        let answers = match runner.exchange(&requests) {
+            Ok(a) => a,
+            Err(e) => {
+                crashed += 1;
+                skipped.push(json!({"runtime": rt.name, "reason": format!("the runner failed on the vectors: {e:#}"),
+                    "fix": "a bug in the runner: run the request it stopped at by hand"}));
+                continue;
+            }
+        };
         let mut per_provider: Vec<Vec<(String, Verdict)>> =
             info.providers.iter().map(|_| Vec::new()).collect();
         for (pi, name, range) in plan {
@@ -356,13 +366,13 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
             })
             .collect();
         let out = json!({"seed": seed, "quick": args.quick, "providers": providers,
-            "startup": startup, "skipped": skipped, "differ": differs});
+            "startup": startup, "skipped": skipped, "differ": differs, "failed_runners": crashed});
         println!("{}", serde_json::to_string_pretty(&out)?);
     } else {
         use std::io::Write as _;
         std::io::stdout().write_all(matrix_text(&results, &skipped, seed).as_bytes())?;
     }
-    Ok(if differs > 0 {
+    Ok(if differs + crashed > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
