@@ -216,9 +216,6 @@ func schedule(s spec, key []byte, pad bool) (keyed, error) {
 	}
 	b, err := newBlock(s, key)
 	if err != nil {
-		if errors.Is(err, errUnsupported) {
-			return nil, err
-		}
 		return nil, err
 	}
 	return func(iv, _, data []byte, encrypt bool) ([]byte, error) {
@@ -402,9 +399,6 @@ func prepare(r request) (prepared, error) {
 		return p, err
 	}
 	if prov, ok := r.str("provider"); r.has("provider") && (!ok || prov != "go") {
-		return p, errUnsupported
-	}
-	if s.family == "rc2" || s.family == "skipjack" {
 		return p, errUnsupported
 	}
 	if p.key, err = r.hex("key", true); err != nil {
