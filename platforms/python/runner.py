@@ -170,9 +170,10 @@ class Cryptography:
                 enc = Cipher(algorithm(key), mode(iv)).encryptor()
                 return enc.update(padder.update(data) + padder.finalize()) + enc.finalize()
             return call
-        if mode is None:  # RC4
-            return lambda data: (lambda e: e.update(data) + e.finalize())(Cipher(algorithm(key), None).encryptor())
-        return lambda data: (lambda e: e.update(data) + e.finalize())(Cipher(algorithm(key), mode(iv)).encryptor())
+        def stream(data):
+            enc = Cipher(algorithm(key), mode(iv) if mode else None).encryptor()  # no mode: RC4
+            return enc.update(data) + enc.finalize()
+        return stream
 
     def decryptor(self, spec, key, iv, ad, pad, eff):
         aead = self._aead(spec)
@@ -195,9 +196,10 @@ class Cryptography:
                 padded = dec.update(data) + dec.finalize()
                 return unpadder.update(padded) + unpadder.finalize()
             return call
-        if mode is None:
-            return lambda data: (lambda d: d.update(data) + d.finalize())(Cipher(algorithm(key), None).decryptor())
-        return lambda data: (lambda d: d.update(data) + d.finalize())(Cipher(algorithm(key), mode(iv)).decryptor())
+        def stream(data):
+            dec = Cipher(algorithm(key), mode(iv) if mode else None).decryptor()  # no mode: RC4
+            return dec.update(data) + dec.finalize()
+        return stream
 
     def context(self, spec, key, direction, pad, eff):
         aead = self._aead(spec)
