@@ -10,6 +10,7 @@ mod interrupt;
 mod keygen;
 mod list;
 mod pdf;
+mod platforms;
 mod registry;
 mod report;
 mod results;
@@ -66,6 +67,9 @@ enum Command {
     /// bootstrap interval and a verdict (faster, slower, no significant change), rank
     /// agreement per study, and machine differences.
     Compare(compare::Args),
+    /// The runners of other language runtimes (platforms/): `doctor` (what is installed,
+    /// and how to install the rest) and `check` (conformance against cipherlab).
+    Platforms(platforms::Args),
 }
 
 fn main() -> ExitCode {
@@ -81,6 +85,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::run(&args),
         Command::Report(args) => report::run(&args),
         Command::Compare(args) => compare::run(&args),
+        Command::Platforms(args) => platforms::run(&args),
     };
     match result {
         Ok(code) => code,
