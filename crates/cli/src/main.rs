@@ -11,7 +11,6 @@ mod keygen;
 mod list;
 mod pdf;
 mod platforms;
-mod registry;
 mod report;
 mod results;
 mod vectors;

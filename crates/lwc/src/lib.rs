@@ -40,7 +40,6 @@ extern crate std;
 pub use aead;
 pub use digest;
 
-pub mod info;
 pub mod permutation;
 
 mod ascon;

@@ -59,7 +59,7 @@ impl Cipher {
         StdCipher::ALL
             .iter()
             .map(|c| c.name())
-            .chain(LwcCipher::ALL.iter().map(|c| c.name()))
+            .chain(LwcCipher::all().map(|c| c.name()))
             .collect()
     }
 }

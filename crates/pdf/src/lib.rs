@@ -22,7 +22,7 @@
 //! let out = cipherlab_pdf::decrypt(&input, Some("secret"))?;
 //! cipherlab_pdf::write_atomic("out.pdf".as_ref(), &out.bytes, false)?;
 //! let opts = Options {
-//!     cipher: Cipher::Standard(StdCipher::Aes256),         // or Cipher::Lwc(LwcCipher::AsconAead128)
+//!     cipher: Cipher::Standard(StdCipher::Aes256),         // or Cipher::Lwc(LwcCipher::ASCON_AEAD128)
 //!     user_password: "user",
 //!     owner_password: "owner",
 //!     permissions: cipherlab_pdf::permissions::ALL,

@@ -146,9 +146,9 @@ fn encrypt_fuzz_corpus_replays_without_panic() {
             0 => Cipher::Standard(StdCipher::Aes256),
             1 => Cipher::Standard(StdCipher::Aes128),
             2 => Cipher::Standard(StdCipher::Rc4_128),
-            3 => Cipher::Lwc(LwcCipher::AsconAead128),
-            4 => Cipher::Lwc(LwcCipher::Xoodyak),
-            _ => Cipher::Lwc(LwcCipher::IsapA128a),
+            3 => Cipher::Lwc(LwcCipher::ASCON_AEAD128),
+            4 => Cipher::Lwc(LwcCipher::XOODYAK),
+            _ => Cipher::Lwc(LwcCipher::ISAP_A_128A),
         };
         let opts = Options {
             cipher,

@@ -13,12 +13,11 @@
 use std::hint::black_box;
 use std::io::BufWriter;
 
-use cipherlab_ciphers::{CipherSpec, generate_iv, generate_key};
+use cipherlab_ciphers::{CipherSpec, Mode, catalogue, generate_iv, generate_key};
 use cipherlab_seal::raw::{self, RawParams};
 use cipherlab_seal::{KeyFile, SealOptions, SealReader, SealWriter, Secret};
 use serde::{Deserialize, Serialize};
 
-use super::ciphers::spec;
 use super::find::{self, distinct};
 use super::paper::java_stream::OBJECT_BYTES;
 use super::table::{Table, num, text};
@@ -33,17 +32,17 @@ pub struct ObjectsStudy;
 const NAME: &str = "objects";
 
 /// Container AEADs, then the paper's ciphers in raw mode.
-const CIPHERS: [&str; 10] = [
-    "aes-256-gcm",
-    "chacha20-poly1305",
-    "ascon-aead128",
-    "xoodyak",
-    "isap-a-128a",
-    "des-ecb",
-    "3des-168-ecb",
-    "blowfish-128-ecb",
-    "aes-128-ecb",
-    "aes-128-cbc",
+const CIPHERS: [CipherSpec; 10] = [
+    CipherSpec::of(&catalogue::AES, 256, Some(Mode::Gcm)),
+    CipherSpec::aead(&catalogue::CHACHA20_POLY1305),
+    CipherSpec::aead(&catalogue::ASCON_AEAD128),
+    CipherSpec::aead(&catalogue::XOODYAK),
+    CipherSpec::aead(&catalogue::ISAP_A_128A),
+    CipherSpec::of(&catalogue::DES, 56, Some(Mode::Ecb)),
+    CipherSpec::of(&catalogue::TDES, 168, Some(Mode::Ecb)),
+    CipherSpec::of(&catalogue::BLOWFISH, 128, Some(Mode::Ecb)),
+    CipherSpec::of(&catalogue::AES, 128, Some(Mode::Ecb)),
+    CipherSpec::of(&catalogue::AES, 128, Some(Mode::Cbc)),
 ];
 
 /// A medical record: the kind of object the paper's project sent (text, small integers,
@@ -238,8 +237,9 @@ impl Study for ObjectsStudy {
                 });
             },
         );
-        for name in CIPHERS.iter().filter(|n| cfg.filter.accepts(n)) {
-            let spec = spec(name).map_err(|e| err(NAME, e))?;
+        for spec in CIPHERS.into_iter().filter(|s| cfg.filter.accepts_spec(s)) {
+            let name = spec.to_string();
+            let name = name.as_str();
             let channel = Channel::new(spec).map_err(|e| err(NAME, e))?;
             // Prove the round trip before timing it.
             let sealed = channel
@@ -343,10 +343,10 @@ mod tests {
     #[test]
     fn every_channel_round_trips() {
         let reg = registry(3);
-        for name in CIPHERS {
-            let c = Channel::new(CipherSpec::parse(name).unwrap()).unwrap();
+        for spec in CIPHERS {
+            let c = Channel::new(spec).unwrap();
             let sealed = c.write(&reg, Vec::new()).unwrap();
-            assert_eq!(c.read(&sealed).unwrap(), reg, "{name}");
+            assert_eq!(c.read(&sealed).unwrap(), reg, "{spec}");
         }
     }
 }

@@ -531,7 +531,7 @@ impl Work {
 pub fn check_file(label: &str, plain: &Arc<Vec<u8>>) -> std::result::Result<(), String> {
     for c in [
         Cipher::Standard(StdCipher::Aes128),
-        Cipher::Lwc(LwcCipher::AsconAead128),
+        Cipher::Lwc(LwcCipher::ASCON_AEAD128),
     ] {
         Prepared::new(c, label, Arc::clone(plain)).map_err(|e| {
             format!(
@@ -639,7 +639,7 @@ mod tests {
     fn a_wrong_key_or_a_changed_byte_is_caught_by_the_proof() {
         let (_, plain) = builtin::files().remove(0);
         let plain = Arc::new(plain);
-        let c = Cipher::Lwc(LwcCipher::AsconAead128);
+        let c = Cipher::Lwc(LwcCipher::ASCON_AEAD128);
         let mut p = Prepared::new(c, "x", Arc::clone(&plain)).unwrap();
         let (doc, _) = prepare(c, &plain).unwrap();
         p.prove(&doc).unwrap();
