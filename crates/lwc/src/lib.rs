@@ -44,10 +44,13 @@ pub mod info;
 pub mod permutation;
 
 mod ascon;
+#[cfg(target_arch = "x86_64")]
+mod cpu;
 mod isap;
 mod tag;
 mod xoodyak;
 
+pub use ascon::batch;
 pub use ascon::*;
 pub use isap::*;
 pub use xoodyak::*;

@@ -49,7 +49,7 @@ impl KeyInit for AsconAead128 {
 
 impl AsconAead128 {
     #[inline(always)]
-    fn init(&self, nonce: &[u8; 16]) -> AsconState {
+    pub(super) fn init(&self, nonce: &[u8; 16]) -> AsconState {
         let [k0, k1] = self.key;
         let (n0, n1) = load2::<false>(nonce);
         let mut s = AsconState([IV, k0, k1, n0, n1]);
@@ -60,7 +60,7 @@ impl AsconAead128 {
     }
 
     #[inline(always)]
-    fn finalize(&self, mut s: AsconState) -> [u8; 16] {
+    pub(super) fn finalize(&self, mut s: AsconState) -> [u8; 16] {
         let [k0, k1] = self.key;
         s.0[2] ^= k0;
         s.0[3] ^= k1;

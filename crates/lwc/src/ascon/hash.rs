@@ -107,7 +107,7 @@ fn absorb_blocks<const BE: bool, const B: usize>(s: &mut AsconState, blocks: &[[
         return;
     }
     #[cfg(target_arch = "x86_64")]
-    if super::cpu::has_bmi() {
+    if crate::cpu::has_bmi() {
         #[allow(unsafe_code)]
         // SAFETY: `absorb_blocks_bmi` only needs BMI1 and BMI2, which `has_bmi` has
         // just confirmed with `cpuid` (or the build enables them).

@@ -37,7 +37,7 @@ macro_rules! ascon128_variant {
 
         impl $ty {
             #[inline(always)]
-            fn init(&self, nonce: &[u8; 16]) -> AsconState {
+            pub(super) fn init(&self, nonce: &[u8; 16]) -> AsconState {
                 let [k0, k1] = self.key;
                 let (n0, n1) = load2::<true>(nonce);
                 let mut s = AsconState([$iv, k0, k1, n0, n1]);
@@ -48,7 +48,7 @@ macro_rules! ascon128_variant {
             }
 
             #[inline(always)]
-            fn finalize(&self, mut s: AsconState) -> [u8; 16] {
+            pub(super) fn finalize(&self, mut s: AsconState) -> [u8; 16] {
                 let [k0, k1] = self.key;
                 // The key is added right after the rate.
                 if $rate == 8 {
