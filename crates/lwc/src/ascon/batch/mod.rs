@@ -223,12 +223,20 @@ macro_rules! variant {
         impl Variant for $ty {
             const BE: bool = $be;
             #[inline(always)]
-            fn init(&self, nonce: &[u8; 16]) -> AsconState {
-                <$ty>::init(self, nonce)
+            fn initial_state(&self, nonce: &[u8; 16]) -> AsconState {
+                <$ty>::initial_state(self, nonce)
             }
             #[inline(always)]
-            fn finalize(&self, s: AsconState) -> [u8; 16] {
-                <$ty>::finalize(self, s)
+            fn add_key_after_init(&self, s: &mut AsconState) {
+                <$ty>::add_key_after_init(self, s)
+            }
+            #[inline(always)]
+            fn add_key_before_final(&self, s: &mut AsconState) {
+                <$ty>::add_key_before_final(self, s)
+            }
+            #[inline(always)]
+            fn tag(&self, s: &AsconState) -> [u8; 16] {
+                <$ty>::tag(self, s)
             }
             #[inline]
             fn seal_one(&self, nonce: &[u8; 16], ad: &[u8], buf: &mut [u8]) -> [u8; 16] {
