@@ -11,14 +11,19 @@
 //! Method. Each target has two input classes: **fixed** (the same input every time,
 //! chosen as the worst case for a leaky implementation: the received tag equals the
 //! correct tag in all but its last byte, so an early-exit comparison runs longest) and
-//! **random** (fresh random ciphertext and tag every time). Every sample draws its class at
-//! random, prepares the input outside the timed region, and times one call with the
-//! time-stamp counter between `lfence`s. Welch's t-statistic between the classes is
+//! **random** (fresh random ciphertext and tag every time). Calls come in pairs, one of
+//! each class in random order; inputs are prepared 256 at a time outside the timed
+//! region, and each call is timed with the time-stamp counter between `lfence`s. Welch's t-statistic between the classes is
 //! computed on all samples, on the samples below each of 100 percentile thresholds (the
 //! cropping of dudect, which discards the long tail of interrupts and preemption), and
 //! on the centred squares (dudect's second-order test). The largest |t| is reported:
 //! above 4.5 (dudect's threshold) the timing depends on the class, i.e. on secret or
-//! attacker-chosen data; below it, no leak was detected at this number of samples. The
+//! attacker-chosen data; below it, no leak was detected at this number of samples. A
+//! run above the threshold is repeated on fresh samples, and only a leak that shows
+//! again is called one. On a shared machine a burst of noise can push one run over (on
+//! the loaded 2-core VMs this was written on, about one run in ten of the longest
+//! targets, each time on a different target), while a real leak grows with every
+//! sample (the control reaches |t| > 1000 at a million samples). The
 //! last column says how small a difference of the classes' mean times over the faster
 //! half of the calls (the p50 crop) the test would have flagged.
 //!
@@ -37,6 +42,7 @@ use std::time::{Duration, Instant};
 use aead::{AeadInOut, KeyInit};
 use cipherlab_lwc::batch::{Backend, BatchAead, OpenJob};
 use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
 /// dudect's threshold: |t| above it means the two classes' timings differ.
@@ -396,6 +402,51 @@ struct Settings {
     filter: Option<String>,
 }
 
+/// Times one target: a warm-up, then pairs of calls (one of each class, in random
+/// order) until `s.max_samples` samples or `s.max_time`.
+fn collect(target: &mut Target, s: &Settings, rng: &mut StdRng) -> Vec<(Class, u64)> {
+    // Inputs are prepared a batch at a time, before any of the batch is timed, so
+    // preparing them (copying the fixed input, drawing random bytes) disturbs no
+    // measurement; the timed call then copies its input alike for both classes.
+    let len = target.fixed.len();
+    let mut batch = vec![0u8; BATCH * len];
+    let mut classes = [Class::Fixed; BATCH];
+    // Every two consecutive calls are one of each class, in random order: whatever
+    // slows a run of consecutive calls (an interrupt, another process flushing the
+    // caches on this shared machine) then weighs both classes alike instead of by their
+    // chance counts in that run. Welch's test assumes independent samples; this keeps
+    // time-correlated noise from posing as a leak.
+    let fixed = &target.fixed;
+    let prepare = |batch: &mut [u8], classes: &mut [Class; BATCH], rng: &mut StdRng| {
+        for pair in classes.chunks_mut(2) {
+            pair.copy_from_slice(&[Class::Fixed, Class::Random]);
+            pair.shuffle(rng);
+        }
+        for (c, input) in classes.iter().zip(batch.chunks_mut(len)) {
+            match c {
+                Class::Fixed => input.copy_from_slice(fixed),
+                Class::Random => rng.fill(input),
+            }
+        }
+    };
+    // Warm-up: caches, branch predictors and the clock in their steady state.
+    for _ in 0..4 {
+        prepare(&mut batch, &mut classes, rng);
+        for input in batch.chunks(len) {
+            black_box((target.run)(input));
+        }
+    }
+    let mut samples = Vec::with_capacity(s.max_samples.min(1 << 20));
+    let start = Instant::now();
+    while samples.len() < s.max_samples && start.elapsed() < s.max_time {
+        prepare(&mut batch, &mut classes, rng);
+        for (&c, input) in classes.iter().zip(batch.chunks(len)) {
+            samples.push((c, (target.run)(input)));
+        }
+    }
+    samples
+}
+
 /// CPU model and the flags that matter for the paths under test.
 fn machine() -> String {
     let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
@@ -443,9 +494,9 @@ fn main() {
     );
     println!(
         "| target | classes (fixed / random) | samples | median ticks | max \\|t\\| | from | \
-         verdict | flagged Δ, faster half (ticks) |"
+         repeat \\|t\\| | verdict | flagged Δ, faster half (ticks) |"
     );
-    println!("|---|---|---:|---:|---:|---|---|---:|");
+    println!("|---|---|---:|---:|---:|---|---:|---|---:|");
     for mut target in targets(&mut rng) {
         if s.filter
             .as_deref()
@@ -453,54 +504,25 @@ fn main() {
         {
             continue;
         }
-        // Inputs are prepared a batch at a time, before any of the batch is timed, so
-        // preparing them (copying the fixed input, drawing random bytes) disturbs no
-        // measurement; the timed call then copies its input alike for both classes.
-        let len = target.fixed.len();
-        let mut batch = vec![0u8; BATCH * len];
-        let mut classes = [Class::Fixed; BATCH];
-        let prepare = |batch: &mut [u8], classes: &mut [Class; BATCH], rng: &mut StdRng| {
-            for (c, input) in classes.iter_mut().zip(batch.chunks_mut(len)) {
-                *c = if rng.random_bool(0.5) {
-                    Class::Fixed
-                } else {
-                    Class::Random
-                };
-                match c {
-                    Class::Fixed => input.copy_from_slice(&target.fixed),
-                    Class::Random => rng.fill(input),
-                }
-            }
-        };
-        // Warm-up: caches, branch predictors and the clock in their steady state.
-        for _ in 0..4 {
-            prepare(&mut batch, &mut classes, &mut rng);
-            for input in batch.chunks(len) {
-                black_box((target.run)(input));
-            }
-        }
-        let mut samples = Vec::with_capacity(s.max_samples.min(1 << 20));
-        let start = Instant::now();
-        while samples.len() < s.max_samples && start.elapsed() < s.max_time {
-            prepare(&mut batch, &mut classes, &mut rng);
-            for (&c, input) in classes.iter().zip(batch.chunks(len)) {
-                samples.push((c, (target.run)(input)));
-            }
-        }
+        let samples = collect(&mut target, &s, &mut rng);
         let v = analyse(&samples);
-        let verdict = if v.max_t > THRESHOLD {
-            "**leak**"
-        } else {
-            "no leak detected"
+        // A leak must show again on fresh samples: one run over the threshold and a
+        // repeat under it is noise of this shared machine, not a property of the code.
+        let repeat = (v.max_t > THRESHOLD).then(|| analyse(&collect(&mut target, &s, &mut rng)));
+        let verdict = match &repeat {
+            None => "no leak detected",
+            Some(r) if r.max_t > THRESHOLD => "**leak**",
+            Some(_) => "no leak detected (not repeated)",
         };
         println!(
-            "| {} | {} | {} | {} | {:.2} | {} | {verdict} | {:.2} |",
+            "| {} | {} | {} | {} | {:.2} | {} | {} | {verdict} | {:.2} |",
             target.name,
             target.classes,
             samples.len(),
             v.median,
             v.max_t,
             v.from,
+            repeat.map_or("-".to_string(), |r| format!("{:.2}", r.max_t)),
             v.resolution,
         );
     }
