@@ -502,8 +502,15 @@ fn bench_permutations(s: &Settings) {
 }
 
 /// Batch shapes (messages, bytes each) per run mode: the 8 x 4 KiB and 4 x 4 KiB,
-/// then small objects (PDF) and 64 KiB chunks (seal) in the full run.
-const FULL_BATCHES: &[(usize, usize)] = &[(8, 4096), (4, 4096), (8, 256), (8, 64 * 1024)];
+/// then small to medium objects (PDF) and 64 KiB chunks (seal) in the full run.
+const FULL_BATCHES: &[(usize, usize)] = &[
+    (8, 4096),
+    (4, 4096),
+    (8, 64),
+    (8, 256),
+    (8, 1024),
+    (8, 64 * 1024),
+];
 const QUICK_BATCHES: &[(usize, usize)] = &[(8, 4096), (4, 4096)];
 const SMOKE_BATCHES: &[(usize, usize)] = &[(4, 64)];
 
