@@ -1,15 +1,15 @@
-//! Ascon states in AVX2 registers: state word `x_i` of four states is one 256-bit
+//! Ascon states in vector registers: state word `x_i` of several states is one
 //! register (state `j` in 64-bit element `j`), so every instruction of the bitsliced
-//! round works on the four states at once. Rotations are two shifts and an OR (AVX2
-//! has no 64-bit rotate; that is AVX-512's `vprolq`).
+//! round works on those states at once. Rotations are two shifts and an OR (AVX2 has
+//! no 64-bit rotate; that is AVX-512's `vprolq`).
 //!
 //! A lane set ([`Hybrid`]) is a vector part (two states per 128-bit register, or four
 //! per 256-bit register) and `S` more states in general-purpose registers, permuted
 //! round by round together. On CPUs whose vector shifts have one execution port (AMD
-//! Zen 1: a 256-bit shift is two µops on one pipe, so four vector states are
-//! shift-bound at about 10 cycles per state and round, barely ahead of the scalar
-//! round), the integer ALUs are idle while the vector round runs; scalar states fill
-//! them for nearly nothing.
+//! Zen 1: shifts issue at a quarter of the rate of vector logic, and a 256-bit shift
+//! takes two slots, so four vector states need about 4 ns per state and round against
+//! 5.4 ns for the scalar round), the integer ALUs are idle while the vector round runs;
+//! scalar states fill them for nearly nothing (docs/BENCHMARKS.md).
 //!
 //! There is deliberately no AVX-512 version: the machines this crate is developed and
 //! tested on lack AVX-512, and the project ships no SIMD path that no test has run.
