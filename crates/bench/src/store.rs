@@ -24,9 +24,10 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 use serde::{Deserialize, Serialize};
 
-use crate::harness::{BenchId, Measurement, Mode, RawSample, Settings, Unit, Validity};
-use crate::machine::MachineInfo;
-use crate::stats::{Interval, Summary, TukeyOutliers};
+use crate::id::{BenchId, Measurement};
+use cipherlab_harness::machine::MachineInfo;
+use cipherlab_harness::stats::{Interval, Summary, TukeyOutliers};
+use cipherlab_harness::{Mode, RawSample, Settings, Unit, Validity};
 
 /// The environment variable naming the database file.
 pub const DB_ENV: &str = "CIPHERLAB_DB";
@@ -235,7 +236,7 @@ impl NewRun {
         NewRun {
             started_ms: now_ms(),
             command_line: command_line.to_string(),
-            machine: MachineInfo::detect(),
+            machine: crate::this_machine(),
             settings: Settings::default(),
             validity: Validity {
                 timer: "wall-clock".to_string(),
@@ -274,7 +275,7 @@ pub struct RunInfo {
 }
 
 /// A whole run: its row, machine, settings, validity and measurements with samples.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Run {
     /// The run's row.
     pub info: RunInfo,
@@ -631,7 +632,7 @@ impl Store {
             .map_err(|e| self.corrupt(format!("run {id}'s settings"), e))?;
         let validity: Validity = serde_json::from_str(&validity)
             .map_err(|e| self.corrupt(format!("run {id}'s validity"), e))?;
-        let measurements = self.load_measurements(id)?;
+        let measurements = self.load_measurements(id, &validity.timer)?;
         let artifacts = self.load_artifacts(id)?;
         Ok(Run {
             info,
@@ -703,7 +704,9 @@ impl Store {
             .collect()
     }
 
-    fn load_measurements(&self, run_id: i64) -> Result<Vec<Measurement>, StoreError> {
+    /// Run `run_id`'s measurements; every one was timed with the run's `timer` (the
+    /// schema has no column of its own for it).
+    fn load_measurements(&self, run_id: i64, timer: &str) -> Result<Vec<Measurement>, StoreError> {
         let mut stmt = self
             .conn
             .prepare(
@@ -781,6 +784,7 @@ impl Store {
                 .map_err(|e| self.corrupt(format!("{what}'s warnings"), e))?;
             out.push(Measurement {
                 id: row.bench,
+                timer: timer.to_string(),
                 mode,
                 unit,
                 bytes_per_op: row.bytes_per_op,

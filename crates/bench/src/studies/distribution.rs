@@ -18,10 +18,10 @@ use super::paper::java_stream::{FIG3_GROUP_MEAN, FIG3_STD_DEV};
 use super::table::{Table, num, text};
 use super::{Config, Study, StudyError, err};
 use crate::corpus::{self, DataType};
-use crate::harness::{Measurement, Suite};
-use crate::machine::MachineInfo;
-use crate::stats::{self, byte_histogram, chi_square_uniform};
+use crate::id::{Measurement, Suite};
 use crate::store::{Artifact, ArtifactKind};
+use cipherlab_harness::machine::MachineInfo;
+use cipherlab_harness::stats::{self, byte_histogram, chi_square_uniform};
 
 pub struct DistributionStudy;
 
@@ -324,7 +324,7 @@ mod tests {
 
     #[test]
     fn histograms_of_random_and_of_zeros() {
-        let mut rng = crate::rng::Rng::new(9);
+        let mut rng = cipherlab_harness::rng::Rng::new(9);
         let mut data = vec![0u8; 256 * 1000];
         rng.fill_bytes(&mut data);
         let h = Histogram::of("x", "dense", &data);

@@ -1,7 +1,7 @@
 //! Looking up a study's measurements and comparing them, for the findings.
 
-use crate::harness::Measurement;
-use crate::stats::{Bootstrap, Ratio};
+use crate::id::Measurement;
+use cipherlab_harness::stats::{Bootstrap, Ratio};
 
 /// The measurement of `algorithm` / `phase` / `size` / `data_type` (any field `None`
 /// matches all; the first match wins).
@@ -62,6 +62,6 @@ pub fn distinct<T: PartialEq + Clone>(
 
 /// Whether this machine's CPU has AES instructions (x86 `aes` / Arm `aes`), from the
 /// machine block: the usual reason our AES ratios differ from papers that ran Java 6.
-pub fn has_aes_ni(machine: &crate::machine::MachineInfo) -> bool {
+pub fn has_aes_ni(machine: &cipherlab_harness::machine::MachineInfo) -> bool {
     machine.cpu_flags.get("aes").copied().unwrap_or(false)
 }

@@ -9,10 +9,10 @@ use super::super::paper::pdf_lwc;
 use super::super::table::{Table, int, num, sig3, text};
 use super::inputs::{PdfSet, Selection};
 use super::{CIPHERS, NAME, Phase, SET_LABEL, handler};
-use crate::harness::Measurement;
-use crate::machine::MachineInfo;
-use crate::stats::Ratio;
+use crate::id::Measurement;
 use crate::store::Artifact;
+use cipherlab_harness::machine::MachineInfo;
+use cipherlab_harness::stats::Ratio;
 
 /// A mode as the findings see it: its label (the benchmarks' data type) and figure.
 struct ModeView {

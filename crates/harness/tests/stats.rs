@@ -1,8 +1,8 @@
 //! Statistics against known values and known distributions.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use cipherlab_bench::rng::Rng;
-use cipherlab_bench::stats::{
+use cipherlab_harness::rng::Rng;
+use cipherlab_harness::stats::{
     Bootstrap, Sample, Statistic, StatsError, bootstrap_ci, byte_entropy, mad, mad_outliers,
     ratio_ci, summarize, tukey_fences, tukey_outliers,
 };
@@ -264,7 +264,7 @@ fn entropy_of_known_byte_strings() {
 /// standard tables.
 #[test]
 fn incomplete_gamma_and_chi_square_match_reference_values() {
-    use cipherlab_bench::stats::{gamma_q, ln_gamma};
+    use cipherlab_harness::stats::{gamma_q, ln_gamma};
     // Relative closeness.
     let close = |a: f64, b: f64, tol: f64| (a - b).abs() <= tol * b.abs();
     assert!(ln_gamma(1.0).abs() < 1e-14 && ln_gamma(2.0).abs() < 1e-14);
@@ -296,7 +296,7 @@ fn incomplete_gamma_and_chi_square_match_reference_values() {
 /// p-values that are themselves uniform: about 5% of them below 0.05.
 #[test]
 fn chi_square_p_values_are_uniform_under_the_null() {
-    use cipherlab_bench::stats::{byte_histogram, chi_square_uniform};
+    use cipherlab_harness::stats::{byte_histogram, chi_square_uniform};
     let mut rng = Rng::new(42);
     let trials = 400;
     let mut below = 0;
