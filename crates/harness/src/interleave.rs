@@ -22,7 +22,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use crate::stats::Sample;
-use crate::timer::{ThreadCpuTime, Timer, Tsc, WallClock};
+use crate::timer::{Counter, ThreadCpuTime, Timer, WallClock};
 
 /// How many calls one sample times.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,39 +96,23 @@ pub struct Figure {
     pub median_cpu_ns: f64,
 }
 
-/// The counter the samples read: the TSC where there is one, else the wall clock.
-enum Counter {
-    Tsc(Tsc),
-    Wall(WallClock),
-}
-
-impl Counter {
-    fn new() -> Counter {
-        match Tsc::detect() {
-            Some(t) => Counter::Tsc(t),
-            None => Counter::Wall(WallClock::new()),
-        }
-    }
-
-    #[inline(always)]
-    fn now(&self) -> u64 {
-        match self {
-            Counter::Tsc(t) => t.now(),
-            Counter::Wall(w) => w.now(),
-        }
-    }
-}
-
-/// Runs `ops` on `state` by `plan`: calibration on `ops[0]`, warm-up of each, then
-/// `plan.samples` rounds of one sample of each operation in turn. Every call gets the
-/// state through [`black_box`].
+/// Runs `ops` operations on `state` by `plan`: calibration on operation 0, warm-up of
+/// each, then `plan.samples` rounds of one sample of each operation in turn.
+/// `op(i, state)` does operation `i` once; it gets the state through [`black_box`].
+/// (One closure with an index, rather than a slice of closures, so that the operations
+/// may share the state and the callers need no boxes.)
 ///
 /// # Panics
 ///
 /// Where the thread CPU clock cannot be read (a platform without
 /// `CLOCK_THREAD_CPUTIME_ID`): these comparisons mean nothing without it.
-pub fn run<S>(plan: &Plan, state: &mut S, ops: &mut [&mut dyn FnMut(&mut S)]) -> Interleaved {
-    let counter = Counter::new();
+pub fn run<S>(
+    plan: &Plan,
+    state: &mut S,
+    ops: usize,
+    mut op: impl FnMut(usize, &mut S),
+) -> Interleaved {
+    let counter = Counter::detect();
     let wall = WallClock::new();
     #[allow(clippy::expect_used)] // documented: no comparison without the CPU clock
     let cpu = ThreadCpuTime::detect().expect("this platform has no thread CPU clock");
@@ -136,11 +120,11 @@ pub fn run<S>(plan: &Plan, state: &mut S, ops: &mut [&mut dyn FnMut(&mut S)]) ->
         Calls::Fixed(k) => k.max(1),
         Calls::Calibrate { .. } => 1,
     };
-    if let (Calls::Calibrate { min_ticks, max }, Some(first)) = (plan.calls, ops.first_mut()) {
+    if let (Calls::Calibrate { min_ticks, max }, true) = (plan.calls, ops > 0) {
         loop {
             let t0 = counter.now();
             for _ in 0..calls {
-                first(black_box(&mut *state));
+                op(0, black_box(&mut *state));
             }
             if counter.now().saturating_sub(t0) >= min_ticks || calls >= max {
                 break;
@@ -148,39 +132,39 @@ pub fn run<S>(plan: &Plan, state: &mut S, ops: &mut [&mut dyn FnMut(&mut S)]) ->
             calls *= 2;
         }
     }
-    for op in ops.iter_mut() {
+    for i in 0..ops {
         match plan.warmup {
             Warmup::Time(d) => {
                 let (w0, d) = (wall.now(), d.as_nanos() as u64);
                 while wall.now().saturating_sub(w0) < d {
-                    op(black_box(&mut *state));
+                    op(i, black_box(&mut *state));
                 }
             }
             Warmup::Samples(n) => {
                 for _ in 0..n {
                     for _ in 0..calls {
-                        op(black_box(&mut *state));
+                        op(i, black_box(&mut *state));
                     }
                 }
             }
         }
     }
-    let mut samples: Vec<Vec<CpuSample>> = vec![Vec::with_capacity(plan.samples); ops.len()];
+    let mut samples: Vec<Vec<CpuSample>> = vec![Vec::with_capacity(plan.samples); ops];
     let (mut all_ticks, mut all_wall) = (0u64, 0u64);
     for _ in 0..plan.samples {
-        for (i, op) in ops.iter_mut().enumerate() {
+        for (i, samples) in samples.iter_mut().enumerate() {
             let w0 = wall.now();
             let c0 = cpu.now();
             let t0 = counter.now();
             for _ in 0..calls {
-                op(black_box(&mut *state));
+                op(i, black_box(&mut *state));
             }
             let ticks = counter.now().saturating_sub(t0);
             let cpu_ns = cpu.now().saturating_sub(c0);
             let wall_ns = wall.now().saturating_sub(w0);
             all_ticks += ticks;
             all_wall += wall_ns;
-            samples[i].push(CpuSample {
+            samples.push(CpuSample {
                 calls,
                 ticks,
                 cpu_ns,

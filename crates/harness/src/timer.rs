@@ -242,6 +242,50 @@ impl Timer for ThreadCpuTime {
     }
 }
 
+/// The finest counter this CPU has: the [`Tsc`] where there is one, else the
+/// [`WallClock`] (nanoseconds). What cycle-level comparisons read.
+#[derive(Debug, Clone, Copy)]
+pub enum Counter {
+    /// The time-stamp counter (x86-64).
+    Tsc(Tsc),
+    /// The wall clock, elsewhere.
+    Wall(WallClock),
+}
+
+impl Counter {
+    /// The TSC where there is one, else the wall clock.
+    pub fn detect() -> Counter {
+        match Tsc::detect() {
+            Some(t) => Counter::Tsc(t),
+            None => Counter::Wall(WallClock::new()),
+        }
+    }
+}
+
+impl Timer for Counter {
+    fn name(&self) -> &'static str {
+        match self {
+            Counter::Tsc(t) => t.name(),
+            Counter::Wall(w) => w.name(),
+        }
+    }
+
+    fn unit(&self) -> CounterUnit {
+        match self {
+            Counter::Tsc(t) => t.unit(),
+            Counter::Wall(w) => w.unit(),
+        }
+    }
+
+    #[inline(always)]
+    fn now(&self) -> u64 {
+        match self {
+            Counter::Tsc(t) => t.now(),
+            Counter::Wall(w) => w.now(),
+        }
+    }
+}
+
 /// The TSC's rate in ticks per nanosecond (its frequency in GHz), against the wall clock
 /// over `spin` of busy waiting; `None` where the CPU has no TSC.
 pub fn tsc_ticks_per_ns(spin: std::time::Duration) -> Option<f64> {

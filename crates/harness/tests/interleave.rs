@@ -28,9 +28,8 @@ fn costs_in_a_known_ratio_come_out_in_it() {
         samples: 15,
     };
     let mut sink = 0u64;
-    let mut small = |s: &mut u64| *s ^= spin(1_000);
-    let mut large = |s: &mut u64| *s ^= spin(4_000);
-    let r = interleave::run(&plan, &mut sink, &mut [&mut small, &mut large]);
+    let cost = [1_000, 4_000];
+    let r = interleave::run(&plan, &mut sink, 2, |i, s| *s ^= spin(cost[i]));
     assert_eq!(r.samples.len(), 2);
     assert!(r.samples.iter().all(|s| s.len() == 15));
     let calls = r.samples[0][0].calls;
@@ -66,8 +65,7 @@ fn fixed_calls_and_sample_warmup() {
         samples: 3,
     };
     let mut count = 0u64;
-    let mut op = |n: &mut u64| *n += 1;
-    let r = interleave::run(&plan, &mut count, &mut [&mut op]);
+    let r = interleave::run(&plan, &mut count, 1, |_, n| *n += 1);
     assert_eq!(
         count,
         7 * (2 + 3),
