@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use cipherlab_ciphers::CipherSpec;
 use serde::{Deserialize, Serialize};
 
 /// The lab's measurements: a [`cipherlab_harness::Measurement`] identified by a
@@ -61,6 +62,18 @@ impl BenchId {
         self
     }
 
+    /// The catalogue cipher the figure is of, where it is one (a hash, a public-key
+    /// operation or a baseline has none). Names are parsed here, once per lookup, because
+    /// an identity also comes back from the store and from other runtimes as text.
+    pub fn cipher(&self) -> Option<CipherSpec> {
+        CipherSpec::parse(&self.algorithm).ok()
+    }
+
+    /// Whether the figure is of `spec` (any padding: the studies' own choice).
+    pub fn is_cipher(&self, spec: &CipherSpec) -> bool {
+        self.cipher().is_some_and(|c| same_cipher(&c, spec))
+    }
+
     /// `study/algorithm/implementation/runtime/phase/size/data_type`: unique within a
     /// run, and the name a fork child is asked to run.
     pub fn key(&self) -> String {
@@ -87,4 +100,13 @@ impl fmt::Display for BenchId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.key())
     }
+}
+
+/// Whether two specs name the same cipher: algorithm, key size, mode and RC2's effective
+/// bits; padding is how a study feeds it, not which cipher it is.
+pub fn same_cipher(a: &CipherSpec, b: &CipherSpec) -> bool {
+    a.algorithm == b.algorithm
+        && a.key_bits == b.key_bits
+        && a.mode == b.mode
+        && a.effective_bits.unwrap_or(a.key_bits) == b.effective_bits.unwrap_or(b.key_bits)
 }
