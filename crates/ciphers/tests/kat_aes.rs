@@ -7,9 +7,8 @@
 mod common;
 
 use cipherlab_ciphers::Padding;
-use common::{
-    Ctx, Totals, check_cfb1_bits, check_cfb1_catalogue, check_vector, kat_dir, run_file, spec,
-};
+use cipherlab_testkit::{Totals, kat_dir, run_file};
+use common::{check_cfb1_bits, check_cfb1_catalogue, check_vector, run_builtin, spec};
 
 const SIZES: [usize; 3] = [128, 192, 256];
 
@@ -119,82 +118,9 @@ fn aes_ctr_rfc3686() {
     totals.print("AES CTR");
 }
 
-/// Vectors written into the source, so something runs without the KAT folder:
-/// FIPS-197 Appendix C and NIST SP 800-38A F.2.1, F.3.1, F.3.7, F.3.13, F.4.1 and F.5.1
-/// (first block or segments). Columns: name, key, IV, plaintext, ciphertext.
-const BUILTIN: [[&str; 5]; 9] = [
-    [
-        "aes-128-ecb",
-        "000102030405060708090a0b0c0d0e0f",
-        "",
-        "00112233445566778899aabbccddeeff",
-        "69c4e0d86a7b0430d8cdb78070b4c55a",
-    ],
-    [
-        "aes-192-ecb",
-        "000102030405060708090a0b0c0d0e0f1011121314151617",
-        "",
-        "00112233445566778899aabbccddeeff",
-        "dda97ca4864cdfe06eaf70a0ec0d7191",
-    ],
-    [
-        "aes-256-ecb",
-        "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
-        "",
-        "00112233445566778899aabbccddeeff",
-        "8ea2b7ca516745bfeafc49904b496089",
-    ],
-    [
-        "aes-128-cbc",
-        "2b7e151628aed2a6abf7158809cf4f3c",
-        "000102030405060708090a0b0c0d0e0f",
-        "6bc1bee22e409f96e93d7e117393172a",
-        "7649abac8119b246cee98e9b12e9197d",
-    ],
-    [
-        "aes-128-cfb1",
-        "2b7e151628aed2a6abf7158809cf4f3c",
-        "000102030405060708090a0b0c0d0e0f",
-        "6bc1",
-        "68b3",
-    ],
-    [
-        "aes-128-cfb8",
-        "2b7e151628aed2a6abf7158809cf4f3c",
-        "000102030405060708090a0b0c0d0e0f",
-        "6bc1",
-        "3b79",
-    ],
-    [
-        "aes-128-cfb",
-        "2b7e151628aed2a6abf7158809cf4f3c",
-        "000102030405060708090a0b0c0d0e0f",
-        "6bc1bee22e409f96e93d7e117393172a",
-        "3b3fd92eb72dad20333449f8e83cfb4a",
-    ],
-    [
-        "aes-128-ofb",
-        "2b7e151628aed2a6abf7158809cf4f3c",
-        "000102030405060708090a0b0c0d0e0f",
-        "6bc1bee22e409f96e93d7e117393172a",
-        "3b3fd92eb72dad20333449f8e83cfb4a",
-    ],
-    [
-        "aes-128-ctr",
-        "2b7e151628aed2a6abf7158809cf4f3c",
-        "f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff",
-        "6bc1bee22e409f96e93d7e117393172a",
-        "874d6191b620e3261bef6864990db6ce",
-    ],
-];
-
+/// The vectors of FIPS 197 and SP 800-38A in `tests/data/aes.txt`, which run without the
+/// KAT folder.
 #[test]
 fn builtin_vectors() {
-    let h = |s: &str| hex::decode(s).unwrap();
-    let mut ctx = Ctx::default();
-    for [name, key, iv, pt, ct] in BUILTIN {
-        let s = spec(name, Padding::None);
-        check_vector(name, &s, &h(key), &h(iv), &h(pt), &h(ct), &mut ctx).unwrap();
-    }
-    println!("built-in AES vectors: {:?}", ctx.runs);
+    run_builtin("aes.txt");
 }

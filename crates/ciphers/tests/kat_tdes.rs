@@ -11,9 +11,8 @@
 mod common;
 
 use cipherlab_ciphers::Padding;
-use common::{
-    Ctx, Totals, check_cfb1_bits, check_cfb1_catalogue, check_vector, kat_dir, run_file, spec,
-};
+use cipherlab_testkit::{Totals, kat_dir, run_file};
+use common::{check_cfb1_bits, check_cfb1_catalogue, check_vector, run_builtin, spec};
 
 /// The TMOVS KATs and the MMTs with their record counts (../shared/kat/README.md).
 const TESTS: [(&str, usize); 8] = [
@@ -80,7 +79,7 @@ fn tdes_mode(dir: &str, prefix: &str, mode: &str) {
             Ok(())
         });
         // The keying the README states, checked against the data.
-        let n = |k: &str| r.ctx.notes.get(k).copied().unwrap_or(0);
+        let n = |k: &str| r.ctx.noted(k);
         let (des, two, three) = (n("des"), n("3des-112"), n("3des-168"));
         let want = match test {
             "MMT2" => (0, count, count),
@@ -128,33 +127,8 @@ fn tdes_ofb() {
     tdes_mode("ofb", "TOFB", "ofb");
 }
 
-/// Written into the source so they run without the KAT folder: the classic DES worked
-/// example (key 133457799BBCDFF1) and the TDES example of NIST SP 800-67 Rev. 1,
-/// Appendix B. Columns: name, key, IV, plaintext, ciphertext.
-const BUILTIN: [[&str; 5]; 2] = [
-    [
-        "des-ecb",
-        "133457799bbcdff1",
-        "",
-        "0123456789abcdef",
-        "85e813540f0ab405",
-    ],
-    [
-        "3des-168-ecb",
-        "0123456789abcdef23456789abcdef01456789abcdef0123",
-        "",
-        "54686520717566636b2062726f776e20666f78206a756d70",
-        "a826fd8ce53b855fcce21c8112256fe668d5c05dd9b6b900",
-    ],
-];
-
+/// The DES and TDES examples of `tests/data/des.txt`, which run without the KAT folder.
 #[test]
 fn builtin_vectors() {
-    let h = |s: &str| hex::decode(s).unwrap();
-    let mut ctx = Ctx::default();
-    for [name, key, iv, pt, ct] in BUILTIN {
-        let s = spec(name, Padding::None);
-        check_vector(name, &s, &h(key), &h(iv), &h(pt), &h(ct), &mut ctx).unwrap();
-    }
-    println!("built-in DES/TDES vectors: {:?}", ctx.runs);
+    run_builtin("des.txt");
 }

@@ -2,34 +2,42 @@
 //! round trips, agreement with the `skipjack` 0.2 crate, and the RustCrypto mode
 //! crates driving `Skipjack`.
 
-use std::path::PathBuf;
-
 use cipher::{
     Block, BlockCipherDecrypt, BlockCipherEncrypt, BlockModeDecrypt, BlockModeEncrypt, KeyInit,
     KeyIvInit, StreamCipher,
 };
 use cipherlab_ciphers::skipjack::{PAR_BLOCKS, Skipjack};
+use cipherlab_testkit::kat::excerpts_dir;
+use cipherlab_testkit::{Record, parse, run_kat, same};
 use rand::rngs::StdRng;
 use rand::{Rng, RngCore, SeedableRng};
 
-/// The vector printed in the specification (Annex III.A), written into the source so
-/// it runs even without the KAT folder.
-const SPEC_KEY: [u8; 10] = [0x00, 0x99, 0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11];
-const SPEC_PT: [u8; 8] = [0x33, 0x22, 0x11, 0x00, 0xdd, 0xcc, 0xbb, 0xaa];
-const SPEC_CT: [u8; 8] = [0x25, 0x87, 0xca, 0xe2, 0x7a, 0x12, 0xd3, 0x00];
+/// The KAT file: the specification's vector, then the state after each of the 32 rounds.
+const KAT_FILE: &str = "skipjack/skipjack_nist_kat.txt";
 
 // ---------------------------------------------------------------------------
 // helpers
 
-fn hex_bytes<const N: usize>(s: &str) -> [u8; N] {
-    let v = match hex::decode(s.trim()) {
-        Ok(v) => v,
-        Err(e) => panic!("bad hex {s:?}: {e}"),
+/// Hex field `name` of `rec` as an `N`-byte array.
+fn field<const N: usize>(rec: &Record, name: &str) -> Result<[u8; N], String> {
+    let v = rec.hex(name)?;
+    <[u8; N]>::try_from(v.as_slice())
+        .map_err(|_| format!("{}: {name} is {} bytes, expected {N}", rec.id(), v.len()))
+}
+
+/// The specification's vector (key, plaintext, ciphertext), from the built-in excerpt of
+/// the KAT file, so it runs without the KAT folder.
+fn spec_vector() -> ([u8; 10], [u8; 8], [u8; 8]) {
+    let path = excerpts_dir().join(KAT_FILE);
+    let recs = parse(&path, KAT_FILE).unwrap_or_else(|e| panic!("{e}"));
+    let read = |r: &Record| -> Result<_, String> {
+        Ok((
+            field(r, "KEY")?,
+            field(r, "PLAINTEXT")?,
+            field(r, "CIPHERTEXT")?,
+        ))
     };
-    match <[u8; N]>::try_from(v.as_slice()) {
-        Ok(a) => a,
-        Err(_) => panic!("{s:?} is {} bytes, expected {N}", v.len()),
-    }
+    read(&recs[0]).unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn rng() -> StdRng {
@@ -65,7 +73,8 @@ fn ref_dec(key: &[u8; 10], b: [u8; 8]) -> [u8; 8] {
 /// Whether the `skipjack` crate reproduces the specification's vector; the
 /// comparisons against it are skipped (with a message) if not.
 fn reference_ok() -> bool {
-    let ok = ref_enc(&SPEC_KEY, SPEC_PT) == SPEC_CT && ref_dec(&SPEC_KEY, SPEC_CT) == SPEC_PT;
+    let (key, pt, ct) = spec_vector();
+    let ok = ref_enc(&key, pt) == ct && ref_dec(&key, ct) == pt;
     if !ok {
         println!("SKIP: the skipjack 0.2 crate does not reproduce the NIST vector");
     }
@@ -79,142 +88,64 @@ fn random_blocks(rng: &mut StdRng, n: usize) -> Vec<Block<Skipjack>> {
 }
 
 // ---------------------------------------------------------------------------
-// KAT file
-
-/// `CIPHERLAB_KAT_DIR`, or `../shared/kat` beside the workspace; `None` (with a
-/// SKIP line) when absent.
-fn kat_dir() -> Option<PathBuf> {
-    let dir = match std::env::var_os("CIPHERLAB_KAT_DIR") {
-        Some(d) => PathBuf::from(d),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/kat"),
-    };
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        println!(
-            "SKIP: KAT folder {} not found (set CIPHERLAB_KAT_DIR); only the built-in vector ran",
-            dir.display()
-        );
-        None
-    }
-}
-
-/// One `KEY = VALUE` record of the file, with the section it is in.
-struct Record {
-    section: String,
-    fields: Vec<(String, String)>,
-}
-
-impl Record {
-    fn get(&self, name: &str) -> &str {
-        match self.fields.iter().find(|(k, _)| k == name) {
-            Some((_, v)) => v,
-            None => panic!("[{}] record lacks {name}: {:?}", self.section, self.fields),
-        }
-    }
-}
-
-/// Parses the Skipjack KAT file: `[SECTION]` headers, `#` comments, records of
-/// `NAME = HEX` lines separated by blank lines.
-fn kat_records() -> Option<Vec<Record>> {
-    let path = kat_dir()?.join("skipjack/skipjack_nist_kat.txt");
-    let text = match std::fs::read_to_string(&path) {
-        Ok(t) => t,
-        Err(e) => panic!("KAT folder present but {} unreadable: {e}", path.display()),
-    };
-    let mut out = Vec::new();
-    let mut section = String::new();
-    let mut cur: Vec<(String, String)> = Vec::new();
-    for line in text.lines().map(str::trim) {
-        if line.is_empty() || line.starts_with('[') {
-            if !cur.is_empty() {
-                out.push(Record {
-                    section: section.clone(),
-                    fields: std::mem::take(&mut cur),
-                });
-            }
-            if let Some(s) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
-                section = s.to_string();
-            }
-        } else if !line.starts_with('#') {
-            let Some((k, v)) = line.split_once('=') else {
-                panic!("unparsable KAT line {line:?}");
-            };
-            cur.push((k.trim().to_string(), v.trim().to_string()));
-        }
-    }
-    if !cur.is_empty() {
-        out.push(Record {
-            section,
-            fields: cur,
-        });
-    }
-    Some(out)
-}
-
-// ---------------------------------------------------------------------------
 // tests
 
 #[test]
 fn builtin_spec_vector() {
-    let c = Skipjack::new(&SPEC_KEY.into());
-    assert_eq!(enc(&c, SPEC_PT), SPEC_CT);
-    assert_eq!(dec(&c, SPEC_CT), SPEC_PT);
-    assert_eq!(c.encrypt_rounds_trace(&SPEC_PT)[31], SPEC_CT);
+    let (key, pt, ct) = spec_vector();
+    let c = Skipjack::new(&key.into());
+    assert_eq!(enc(&c, pt), ct);
+    assert_eq!(dec(&c, ct), pt);
+    assert_eq!(c.encrypt_rounds_trace(&pt)[31], ct);
 
     // The same vector through the multi-block path (full chunks and a tail).
     let n = 2 * PAR_BLOCKS + 3;
-    let mut blocks = vec![Block::<Skipjack>::from(SPEC_PT); n];
+    let mut blocks = vec![Block::<Skipjack>::from(pt); n];
     c.encrypt_blocks(&mut blocks);
-    assert!(blocks.iter().all(|b| b.as_slice() == SPEC_CT));
+    assert!(blocks.iter().all(|b| b.as_slice() == ct));
     c.decrypt_blocks(&mut blocks);
-    assert!(blocks.iter().all(|b| b.as_slice() == SPEC_PT));
+    assert!(blocks.iter().all(|b| b.as_slice() == pt));
 }
 
+/// The KAT file (its excerpt, and the whole file): each `[ENCRYPT]` vector encrypts and
+/// decrypts, and the `[INTERMEDIATE]` states are the rounds of the vector before them.
 #[test]
-fn kat_file_encrypt_decrypt() {
-    let Some(records) = kat_records() else { return };
-    let mut n = 0;
-    for r in records.iter().filter(|r| r.section == "ENCRYPT") {
-        let key: [u8; 10] = hex_bytes(r.get("KEY"));
-        let pt: [u8; 8] = hex_bytes(r.get("PLAINTEXT"));
-        let ct: [u8; 8] = hex_bytes(r.get("CIPHERTEXT"));
-        let c = Skipjack::new(&key.into());
-        assert_eq!(enc(&c, pt), ct, "COUNT {} encrypt", r.get("COUNT"));
-        assert_eq!(dec(&c, ct), pt, "COUNT {} decrypt", r.get("COUNT"));
-        n += 1;
-    }
-    assert!(n >= 1, "no [ENCRYPT] record in the KAT file");
-}
-
-#[test]
-fn kat_file_intermediate_rounds() {
-    let Some(records) = kat_records() else { return };
-    let first = match records.iter().find(|r| r.section == "ENCRYPT") {
-        Some(r) => r,
-        None => panic!("no [ENCRYPT] record in the KAT file"),
-    };
-    let c = Skipjack::new(&hex_bytes::<10>(first.get("KEY")).into());
-    let trace = c.encrypt_rounds_trace(&hex_bytes(first.get("PLAINTEXT")));
+fn kat_file_vector_and_round_states() {
+    let mut trace: Option<[[u8; 8]; 32]> = None;
     let mut seen = [false; 32];
-    for r in records.iter().filter(|r| r.section == "INTERMEDIATE") {
-        let round: usize = match r.get("ROUND").parse() {
-            Ok(x) if (1..=32).contains(&x) => x,
-            _ => panic!("bad ROUND {:?}", r.get("ROUND")),
-        };
-        let state: [u8; 8] = hex_bytes(r.get("STATE"));
-        assert_eq!(
-            hex::encode(trace[round - 1]),
-            hex::encode(state),
-            "state after round {round}"
+    let whole = run_kat(KAT_FILE, Some(33), |rec, ctx| {
+        let id = rec.id();
+        if rec.section() == Some("INTERMEDIATE") {
+            let round = rec.num("ROUND")?;
+            let state: [u8; 8] = field(rec, "STATE")?;
+            let t = trace.ok_or(format!("{id}: a round state before any vector"))?;
+            let want = t
+                .get(round.wrapping_sub(1))
+                .ok_or(format!("{id}: ROUND {round} is not 1..=32"))?;
+            same(&id, &format!("state after round {round}"), want, &state)?;
+            seen[round - 1] = true;
+            ctx.ran("encrypt_rounds_trace");
+            return Ok(());
+        }
+        rec.decrypting()?;
+        let key: [u8; 10] = field(rec, "KEY")?;
+        let pt: [u8; 8] = field(rec, "PLAINTEXT")?;
+        let ct: [u8; 8] = field(rec, "CIPHERTEXT")?;
+        let c = Skipjack::new(&key.into());
+        same(&id, "encrypt", &enc(&c, pt), &ct)?;
+        same(&id, "decrypt", &dec(&c, ct), &pt)?;
+        let t = c.encrypt_rounds_trace(&pt);
+        same(&id, "round 32", &t[31], &ct)?;
+        trace = Some(t);
+        ctx.ran("Skipjack");
+        Ok(())
+    });
+    if whole.is_some() {
+        assert!(
+            seen.iter().all(|&s| s),
+            "rounds missing from [INTERMEDIATE]: {seen:?}"
         );
-        seen[round - 1] = true;
     }
-    assert!(
-        seen.iter().all(|&s| s),
-        "rounds missing from [INTERMEDIATE]: {seen:?}"
-    );
-    assert_eq!(trace[31], hex_bytes::<8>(first.get("CIPHERTEXT")));
 }
 
 #[test]

@@ -5,18 +5,14 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
+use cipherlab_testkit::pdf::{readme_rows, shared_dir as shared};
 use serde_json::Value;
 
 fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_cipherlab")
-}
-
-fn shared() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/pdf");
-    p.join("README.md").exists().then_some(p)
 }
 
 fn have(tool: &str) -> bool {
@@ -51,84 +47,6 @@ fn assert_clean(o: &Output, what: &str) {
         ),
         c => panic!("{what}: exit {c:?}: {e}"),
     }
-}
-
-/// One row of the README table.
-#[derive(Debug, Clone)]
-struct Row {
-    file: String,
-    bytes: u64,
-    structure: String,
-    enc: Option<Enc>,
-    user: Option<String>,
-    owner: Option<String>,
-}
-
-#[derive(Debug, Clone)]
-struct Enc {
-    v: i64,
-    r: i64,
-    length: i64,
-    cfm: Option<String>,
-    p: i64,
-    em: bool,
-}
-
-fn unquote(s: &str) -> Option<String> {
-    let s = s.trim();
-    if s == "(empty)" {
-        return Some(String::new());
-    }
-    s.strip_prefix('`')
-        .and_then(|s| s.strip_suffix('`'))
-        .map(str::to_string)
-}
-
-fn readme_rows(dir: &Path) -> Vec<Row> {
-    let text = std::fs::read_to_string(dir.join("README.md")).unwrap();
-    let mut rows = Vec::new();
-    for line in text.lines().filter(|l| l.starts_with("| `")) {
-        let c: Vec<&str> = line.split('|').map(str::trim).collect();
-        // "", file, bytes, hdr, pages, structure, encryption, user, owner, ""
-        assert!(c.len() >= 9, "README row: {line}");
-        let enc = (c[6] != "-").then(|| {
-            let mut e = Enc {
-                v: 0,
-                r: 0,
-                length: 0,
-                cfm: None,
-                p: 0,
-                em: true,
-            };
-            for t in c[6].split_whitespace() {
-                let int = |s: &str| s.parse::<i64>().unwrap();
-                if let Some(v) = t.strip_prefix("V=") {
-                    e.v = int(v);
-                } else if let Some(v) = t.strip_prefix("R=") {
-                    e.r = int(v);
-                } else if let Some(v) = t.strip_prefix("Length=") {
-                    e.length = int(v);
-                } else if let Some(v) = t.strip_prefix("P=") {
-                    e.p = int(v);
-                } else if let Some(v) = t.strip_prefix("CFM=") {
-                    e.cfm = (!v.starts_with("(none")).then(|| v.to_string());
-                } else if let Some(v) = t.strip_prefix("EncryptMetadata=") {
-                    e.em = v.starts_with("true");
-                }
-            }
-            e
-        });
-        rows.push(Row {
-            file: c[1].trim_matches('`').to_string(),
-            bytes: c[2].parse().unwrap(),
-            structure: c[5].to_string(),
-            enc,
-            user: unquote(c[7]),
-            owner: unquote(c[8]),
-        });
-    }
-    assert!(rows.len() >= 30, "README table has {} rows", rows.len());
-    rows
 }
 
 fn info_json(file: &Path, password: Option<&str>) -> Value {
@@ -188,7 +106,7 @@ fn info_reports_what_the_readme_table_says() {
         assert_eq!(je["P"].as_i64(), Some(e.p), "{} P", row.file);
         assert_eq!(
             je["EncryptMetadata"].as_bool(),
-            Some(e.em),
+            Some(e.encrypt_metadata),
             "{} EncryptMetadata",
             row.file
         );

@@ -3,12 +3,11 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-#[path = "../../lwc/tests/common/mod.rs"]
-mod common;
-
 use std::io::Write;
 use std::process::{Command, Stdio};
 
+use cipherlab_testkit::kat::sources;
+use cipherlab_testkit::lwc::{aead_vectors, hash_vectors};
 use serde_json::{Value, json};
 
 /// Runs `cipherlab vectors` on `input`; returns the answers and the exit status.
@@ -106,99 +105,81 @@ const HASH_FILES: &[(&str, &str, usize)] = &[
     ("xoodyak/xoodyak_LWC_HASH_KAT_256.txt", "xoodyak-hash", 32),
 ];
 
+/// Every vector of every AEAD KAT file (its built-in excerpt, then the whole file when the
+/// KAT folder is present): encryption, decryption, and a wrong tag refused.
 #[test]
 fn every_official_aead_vector_through_the_cli() {
-    let Some(dir) = common::kat_dir() else { return };
     for &(file, alg) in AEAD_FILES {
-        let mut requests = String::new();
-        let mut expected = Vec::new();
-        for mut r in common::parse_lwc(&dir.join(file)) {
-            let (key, nonce, pt, ad, ct) = (
-                r.bytes("Key"),
-                r.bytes("Nonce"),
-                r.bytes("PT"),
-                r.bytes("AD"),
-                r.bytes("CT"),
-            );
-            let (c, tag) = ct.split_at(ct.len() - 16);
-            let mut bad_tag = tag.to_vec();
-            bad_tag[0] ^= 1;
-            for req in [
-                json!({"id": r.count, "alg": alg, "op": "encrypt", "key": hex(&key), "nonce": hex(&nonce), "ad": hex(&ad), "pt": hex(&pt)}),
-                json!({"alg": alg, "op": "decrypt", "key": hex(&key), "nonce": hex(&nonce), "ad": hex(&ad), "ct": hex(c), "tag": hex(tag)}),
-                json!({"alg": alg, "op": "decrypt", "key": hex(&key), "nonce": hex(&nonce), "ad": hex(&ad), "ct": hex(c), "tag": hex(&bad_tag)}),
-            ] {
-                requests.push_str(&req.to_string());
-                requests.push('\n');
+        for src in sources(file) {
+            let mut requests = String::new();
+            let mut expected = Vec::new();
+            for v in aead_vectors(&src) {
+                let (key, nonce, ad) = (hex(&v.key), hex(&v.nonce), hex(&v.ad));
+                let (c, tag) = (v.ciphertext(), v.tag());
+                let mut bad_tag = tag.to_vec();
+                bad_tag[0] ^= 1;
+                for req in [
+                    json!({"id": v.count, "alg": alg, "op": "encrypt", "key": key, "nonce": nonce, "ad": ad, "pt": hex(&v.pt)}),
+                    json!({"alg": alg, "op": "decrypt", "key": key, "nonce": nonce, "ad": ad, "ct": hex(c), "tag": hex(tag)}),
+                    json!({"alg": alg, "op": "decrypt", "key": key, "nonce": nonce, "ad": ad, "ct": hex(c), "tag": hex(&bad_tag)}),
+                ] {
+                    requests.push_str(&req.to_string());
+                    requests.push('\n');
+                }
+                expected.push(json!({"id": v.count, "ct": hex(c), "tag": hex(tag)}));
+                expected.push(json!({"pt": hex(&v.pt)}));
+                expected.push(json!({"error": "authentication failed"}));
             }
-            expected.push(json!({"id": r.count, "ct": hex(c), "tag": hex(tag)}));
-            expected.push(json!({"pt": hex(&pt)}));
-            expected.push(json!({"error": "authentication failed"}));
+            let label = src.label();
+            let (answers, status) = run_vectors(&requests);
+            assert!(status.success(), "{label}: exit {status}");
+            assert_eq!(
+                answers.len(),
+                expected.len(),
+                "{label}: one answer per request"
+            );
+            for (i, (got, want)) in answers.iter().zip(&expected).enumerate() {
+                assert_eq!(got, want, "{label}: answer {i}");
+            }
+            println!(
+                "{label}: {} vectors through `cipherlab vectors` ({alg})",
+                expected.len() / 3
+            );
         }
-        let (answers, status) = run_vectors(&requests);
-        assert!(status.success(), "{file}: exit {status}");
-        assert_eq!(
-            answers.len(),
-            expected.len(),
-            "{file}: one answer per request"
-        );
-        for (i, (got, want)) in answers.iter().zip(&expected).enumerate() {
-            assert_eq!(got, want, "{file}: answer {i}");
-        }
-        println!(
-            "{file}: {} vectors through `cipherlab vectors` ({alg})",
-            expected.len() / 3
-        );
     }
 }
 
+/// Every vector of every hash, XOF and CXOF KAT file (excerpt, then whole file); the
+/// 32-byte ones through the default output length.
 #[test]
 fn every_official_hash_vector_through_the_cli() {
-    let Some(dir) = common::kat_dir() else { return };
     for &(file, alg, outlen) in HASH_FILES {
-        let mut requests = String::new();
-        let mut expected = Vec::new();
-        for mut r in common::parse_lwc(&dir.join(file)) {
-            let msg = r.bytes("Msg");
-            let mut req = json!({"alg": alg, "op": "hash", "msg": hex(&msg), "outlen": outlen});
-            if alg == "ascon-cxof128" {
-                req["custom"] = hex(&r.bytes("Z")).into();
+        for src in sources(file) {
+            let mut requests = String::new();
+            let mut expected = Vec::new();
+            for v in hash_vectors(&src) {
+                // A string id this time, and 32-byte outputs by default (no outlen).
+                let mut req = json!({"id": v.id, "alg": alg, "op": "hash", "msg": hex(&v.msg)});
+                if outlen != 32 {
+                    req["outlen"] = outlen.into();
+                }
+                if let Some(z) = &v.custom {
+                    req["custom"] = hex(z).into();
+                }
+                requests.push_str(&req.to_string());
+                requests.push('\n');
+                expected.push(json!({"id": v.id, "digest": hex(&v.md)}));
             }
-            requests.push_str(&req.to_string());
-            requests.push('\n');
-            expected.push(json!({"digest": hex(&r.bytes("MD"))}));
+            let label = src.label();
+            let (answers, status) = run_vectors(&requests);
+            assert!(status.success(), "{label}: exit {status}");
+            assert_eq!(answers, expected, "{label}");
+            println!(
+                "{label}: {} vectors through `cipherlab vectors` ({alg})",
+                expected.len()
+            );
         }
-        let (answers, status) = run_vectors(&requests);
-        assert!(status.success(), "{file}: exit {status}");
-        assert_eq!(answers, expected, "{file}");
-        println!(
-            "{file}: {} vectors through `cipherlab vectors` ({alg})",
-            expected.len()
-        );
     }
-}
-
-#[test]
-fn built_in_vectors_run_without_the_kat_folder() {
-    // SP 800-232 KAT Count 1 (new ascon-c inputs), quoted in ../shared/kat/README.md.
-    let (a, status) = run_vectors(
-        r#"{"id":"x","alg":"ascon-aead128","op":"encrypt","key":"000102030405060708090A0B0C0D0E0F","nonce":"101112131415161718191A1B1C1D1E1F","pt":""}
-{"alg":"ascon-hash256","op":"hash","msg":""}
-"#,
-    );
-    assert!(status.success());
-    assert_eq!(
-        a[0],
-        json!({"id": "x", "ct": "", "tag": "4f9c278211bec9316bf68f46ee8b2ec6"})
-    );
-    // Ascon-Hash256("") from the SP 800-232 hash KAT, Count 1.
-    assert!(
-        a[1]["digest"]
-            .as_str()
-            .is_some_and(|d| d.starts_with("0b3be585")),
-        "{}",
-        a[1]
-    );
 }
 
 #[test]

@@ -10,11 +10,10 @@
 // A test fails by panicking; unwrap on known-good inputs is the point.
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
 use cipherlab_lwc::aead::{AeadInOut, KeyInit};
 use cipherlab_lwc::digest::Digest;
 use cipherlab_lwc::{Xoodyak, XoodyakHash};
+use cipherlab_testkit::lwc::{for_each_aead, for_each_hash};
 use rand::rngs::StdRng;
 use rand::{Rng, RngCore, SeedableRng};
 use xoodyak::XoodyakCommon;
@@ -93,36 +92,23 @@ fn rng() -> StdRng {
 #[test]
 fn peer_reproduces_kat() {
     let (mut agree, mut empty_pt_mismatch) = (0, 0);
-    common::for_each_record("xoodyak/xoodyak_LWC_AEAD_KAT_128_128.txt", |r| {
-        let (key, nonce, pt, ad, ct) = (
-            r.bytes("Key"),
-            r.bytes("Nonce"),
-            r.bytes("PT"),
-            r.bytes("AD"),
-            r.bytes("CT"),
-        );
-        let (c, t) = peer_encrypt(&key, &nonce, &ad, &pt);
-        if [c, t.to_vec()].concat() == ct {
+    for_each_aead("xoodyak/xoodyak_LWC_AEAD_KAT_128_128.txt", |v| {
+        let (c, t) = peer_encrypt(&v.key, &v.nonce, &v.ad, &v.pt);
+        if [c, t.to_vec()].concat() == v.ct {
             agree += 1;
         } else {
             assert!(
-                pt.is_empty(),
-                "peer disagrees with AEAD Count {} (|PT| = {})",
-                r.count,
-                pt.len()
+                v.pt.is_empty(),
+                "peer disagrees with {} (|PT| = {})",
+                v.id,
+                v.pt.len()
             );
             empty_pt_mismatch += 1;
         }
     });
     println!("peer: {agree} AEAD records agree, {empty_pt_mismatch} with empty PT disagree");
-    common::for_each_record("xoodyak/xoodyak_LWC_HASH_KAT_256.txt", |r| {
-        let (msg, md) = (r.bytes("Msg"), r.bytes("MD"));
-        assert_eq!(
-            peer_hash(&msg).as_slice(),
-            md,
-            "peer, hash Count {}",
-            r.count
-        );
+    for_each_hash("xoodyak/xoodyak_LWC_HASH_KAT_256.txt", |v| {
+        assert_eq!(peer_hash(&v.msg).as_slice(), v.md, "peer, hash {}", v.id);
     });
 }
 

@@ -66,37 +66,27 @@ fn args() -> Args {
     a
 }
 
-/// (file, user password if encrypted) from the README table, else every *.pdf.
+/// (file, the password that opens it if encrypted) from the README table, else every *.pdf.
 fn inputs(dir: &Path) -> Vec<(String, Option<String>)> {
     let readme = std::fs::read_to_string(dir.join("README.md")).unwrap_or_default();
-    let mut out: Vec<(String, Option<String>)> = readme
-        .lines()
-        .filter(|l| l.starts_with("| `"))
-        .filter_map(|l| {
-            let c: Vec<&str> = l.split('|').map(str::trim).collect();
-            let file = c.get(1)?.trim_matches('`').to_string();
-            let enc = c.get(6)? != &"-";
-            let user = c.get(7)?;
-            let pw = if *user == "(empty)" {
-                String::new()
-            } else {
-                user.trim_matches('`').to_string()
-            };
-            Some((file, enc.then_some(pw)))
-        })
-        .collect();
-    if out.is_empty() {
-        let mut files: Vec<String> = std::fs::read_dir(dir)
-            .unwrap()
-            .filter_map(|e| {
-                let n = e.ok()?.file_name().to_string_lossy().into_owned();
-                n.ends_with(".pdf").then_some(n)
+    if let Ok(rows) = cipherlab_testkit::pdf::parse_table(&readme) {
+        return rows
+            .into_iter()
+            .map(|r| {
+                let pw = r.open_password();
+                (r.file, pw)
             })
             .collect();
-        files.sort();
-        out = files.into_iter().map(|f| (f, None)).collect();
     }
-    out
+    let mut files: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| {
+            let n = e.ok()?.file_name().to_string_lossy().into_owned();
+            n.ends_with(".pdf").then_some(n)
+        })
+        .collect();
+    files.sort();
+    files.into_iter().map(|f| (f, None)).collect()
 }
 
 fn run(cmd: &mut Command) -> Duration {

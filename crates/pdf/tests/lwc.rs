@@ -8,13 +8,14 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use cipherlab_pdf::lexer::indirect_object;
 use cipherlab_pdf::lwc::open::decrypt_payload;
 use cipherlab_pdf::object::{Dict, Object, StrForm, write_dict};
 use cipherlab_pdf::xref::Entry;
 use cipherlab_pdf::{Cipher, Error, LwcCipher, Options, Pdf, wrapper};
+use cipherlab_testkit::pdf::{readme_rows, shared_dir};
 
 const U: &str = "user pw";
 const O: &str = "owner pw";
@@ -28,32 +29,18 @@ fn data(name: &str) -> Vec<u8> {
     .unwrap()
 }
 
-fn shared() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/pdf");
-    p.join("README.md").exists().then_some(p)
-}
-
-/// The shared PDFs with the user password of the encrypted ones.
+/// The shared PDFs with the password that opens the encrypted ones.
 fn shared_files() -> Vec<(String, Vec<u8>, Option<String>)> {
-    let Some(dir) = shared() else {
+    let Some(dir) = shared_dir() else {
         println!("SKIP: ../shared/pdf is missing; only the built-in files are used");
         return Vec::new();
     };
-    let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
-    readme
-        .lines()
-        .filter(|l| l.starts_with("| `"))
-        .map(|l| {
-            let c: Vec<&str> = l.split('|').map(str::trim).collect();
-            let file = c[1].trim_matches('`').to_string();
-            let pw = (c[6] != "-").then(|| {
-                if c[7] == "(empty)" {
-                    String::new()
-                } else {
-                    c[7].trim_matches('`').to_string()
-                }
-            });
-            (file.clone(), std::fs::read(dir.join(&file)).unwrap(), pw)
+    readme_rows(&dir)
+        .into_iter()
+        .map(|r| {
+            let bytes = std::fs::read(dir.join(&r.file)).unwrap();
+            let pw = r.open_password();
+            (r.file, bytes, pw)
         })
         .collect()
 }

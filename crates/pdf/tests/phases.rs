@@ -10,6 +10,7 @@ use cipherlab_pdf::lwc::keys::{LwcKeys, id_bytes};
 use cipherlab_pdf::object::Object;
 use cipherlab_pdf::writer::{self, Layout};
 use cipherlab_pdf::{Cipher, LwcCipher, Options, Pdf, StdCipher, encrypt, phases, standard};
+use cipherlab_testkit::pdf::shared_dir;
 
 fn inputs() -> Vec<(String, Vec<u8>, Option<&'static str>)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -18,14 +19,15 @@ fn inputs() -> Vec<(String, Vec<u8>, Option<&'static str>)> {
         std::fs::read(dir.join("tests/data/r6-aes-256.pdf")).unwrap(),
         Some("user"),
     )];
+    let Some(shared) = shared_dir() else {
+        println!("SKIP: ../shared/pdf is missing; only the built-in file is used");
+        return v;
+    };
     for f in [
         "text-geotopo-117p-linearized.pdf",
         "form-acrobat-incremental-xrefstm.pdf",
     ] {
-        match std::fs::read(dir.join("../../../shared/pdf").join(f)) {
-            Ok(b) => v.push((f.to_string(), b, None)),
-            Err(_) => println!("SKIP: ../shared/pdf/{f} is missing"),
-        }
+        v.push((f.to_string(), std::fs::read(shared.join(f)).unwrap(), None));
     }
     v
 }
