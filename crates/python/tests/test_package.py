@@ -2,10 +2,11 @@
 Dask example of docs/python.md is the tested one."""
 
 import ast
+import inspect
 import pathlib
 
 import cipherlab
-from cipherlab import _cipherlab
+from cipherlab import _cipherlab, seal
 
 HERE = pathlib.Path(__file__).resolve().parent
 PACKAGE = HERE.parent / "python" / "cipherlab"
@@ -24,9 +25,22 @@ def test_every_extension_name_has_a_stub():
 
 
 def test_docstrings():
-    for name in ("AsconAead128", "AsconHash256", "Cipher"):
-        assert getattr(cipherlab, name).__doc__
-    assert cipherlab.AsconAead128.encrypt.__doc__
+    """Every public class, function and method of the package has a docstring (what
+    help() and IDEs show)."""
+    missing = []
+    for module in (_cipherlab, seal):
+        for name in getattr(module, "__all__", dir(module)):
+            obj = getattr(module, name)
+            if name.startswith("_") or not callable(obj):
+                continue
+            if not inspect.getdoc(obj):
+                missing.append(f"{module.__name__}.{name}")
+            if inspect.isclass(obj) and not issubclass(obj, BaseException):
+                for attr, value in vars(obj).items():
+                    if not attr.startswith("_") and not isinstance(value, (int, str, bool)) and not inspect.getdoc(value):
+                        missing.append(f"{module.__name__}.{name}.{attr}")
+    assert not missing, f"no docstring: {missing}"
+    assert cipherlab.AsconAead128.encrypt.__doc__ and cipherlab.new.__doc__
 
 
 def test_the_guide_shows_the_tested_dask_example():

@@ -57,14 +57,19 @@ class SealWriter(io.RawIOBase):
         return self._core.cipher
 
     def writable(self) -> bool:
+        """True: a SealWriter is written to."""
         return True
 
     def write(self, data: Any) -> int:
+        """Encrypts ``data`` (any buffer) into the stream; returns its length. Full chunks
+        are sealed and written as they fill; the last one at :meth:`close`."""
         if self.closed:
             raise ValueError("write to a closed SealWriter")
         return self._core.write(data)
 
     def close(self) -> None:
+        """Seals the last chunk and ends the stream: only a closed writer has written a
+        complete container. Does not close the underlying file."""
         if not self.closed:
             try:
                 self._core.finish()
@@ -99,9 +104,12 @@ class SealReader(io.RawIOBase):
         return self._core.cipher
 
     def readable(self) -> bool:
+        """True: a SealReader is read from."""
         return True
 
     def readinto(self, buffer: Any) -> int:
+        """Fills ``buffer`` with verified plaintext; returns the byte count (0 at the end
+        of a complete stream). Raises InvalidTag on a modified or truncated stream."""
         if self.closed:
             raise ValueError("read from a closed SealReader")
         return self._core.readinto(buffer)
