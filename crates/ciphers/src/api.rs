@@ -37,6 +37,54 @@ pub trait Cipher: Send {
     /// place and returns the plaintext length. On authentication failure the buffer is
     /// wiped and [`Error::Authentication`] returned: no unverified plaintext escapes.
     fn decrypt(&mut self, iv: &[u8], ad: &[u8], buf: &mut [u8]) -> Result<usize, Error>;
+
+    /// Encrypts every message of `batch` as [`Cipher::encrypt`] would, byte for byte, and
+    /// sets each message's `len` to its output length. A cipher that can work on several
+    /// messages at once (Ascon's SIMD lanes) overrides this; the default encrypts them one
+    /// after another. On error, the batch's outputs are not to be used.
+    fn encrypt_batch(&mut self, batch: &mut [Message<'_>]) -> Result<(), Error> {
+        for m in batch.iter_mut() {
+            m.len = self.encrypt(m.iv, m.ad, m.buf, m.len)?;
+        }
+        Ok(())
+    }
+
+    /// Decrypts every message of `batch` as [`Cipher::decrypt`] would, setting each
+    /// message's `len` to its plaintext length. On failure, [`BatchFailure`] names the
+    /// first message, in batch order, that failed: the messages before it are verified
+    /// plaintext, it is wiped, and the ones after it must not be used (an override may
+    /// have decrypted them; the default stops at the failure).
+    fn decrypt_batch(&mut self, batch: &mut [Message<'_>]) -> Result<(), BatchFailure> {
+        for (index, m) in batch.iter_mut().enumerate() {
+            m.len = self
+                .decrypt(m.iv, m.ad, m.buf)
+                .map_err(|error| BatchFailure { index, error })?;
+        }
+        Ok(())
+    }
+}
+
+/// One message of [`Cipher::encrypt_batch`] or [`Cipher::decrypt_batch`].
+#[derive(Debug)]
+pub struct Message<'a> {
+    /// The IV or nonce.
+    pub iv: &'a [u8],
+    /// Associated data (AEADs only).
+    pub ad: &'a [u8],
+    /// The buffer worked in place, as [`Cipher::encrypt`]'s or [`Cipher::decrypt`]'s.
+    pub buf: &'a mut [u8],
+    /// Encrypting: the message length before, the output length after. Decrypting: the
+    /// plaintext length after.
+    pub len: usize,
+}
+
+/// The first message of a batch that failed to decrypt, and why.
+#[derive(Debug)]
+pub struct BatchFailure {
+    /// Its position in the batch.
+    pub index: usize,
+    /// Why ([`Error::Authentication`] for a tag that did not verify).
+    pub error: Error,
 }
 
 /// A family of implementations (RustCrypto, OpenSSL, our own, ...).

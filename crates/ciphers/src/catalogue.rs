@@ -517,7 +517,7 @@ pub static ASCON_AEAD128: Algorithm = lwc(
     &[id(128, 5)],
     "AsconAEAD128",
     "ascon/sp800-232/asconaead128_LWC_AEAD_KAT_128_128.txt",
-    ours::lwc::<cipherlab_lwc::AsconAead128>,
+    ours::lwc_lanes::<cipherlab_lwc::AsconAead128>,
 );
 
 /// Ascon-128 (v1.2).
@@ -547,7 +547,7 @@ pub static ASCON_128A: Algorithm = lwc(
     &[id(128, 7)],
     "Ascon128a",
     "ascon/v1.2/ascon128av12_LWC_AEAD_KAT_128_128.txt",
-    ours::lwc::<cipherlab_lwc::Ascon128a>,
+    ours::lwc_lanes::<cipherlab_lwc::Ascon128a>,
 );
 
 /// Ascon-80pq (v1.2), 160-bit key.

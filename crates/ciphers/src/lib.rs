@@ -34,7 +34,7 @@ pub mod rc4;
 pub mod skipjack;
 pub mod spec;
 
-pub use api::{Cipher, Provider, generate_iv, generate_key};
+pub use api::{BatchFailure, Cipher, Message, Provider, generate_iv, generate_key};
 pub use catalogue::{ALGORITHMS, Algorithm, AlgorithmId, Kind, Status, Structure};
 pub use error::Error;
 pub use hashes::{HASHES, HashAlgorithm, HashKind};

@@ -6,6 +6,7 @@ mod bench;
 mod compare;
 mod decrypt;
 mod encrypt;
+mod exit;
 mod interrupt;
 mod keygen;
 mod list;
@@ -90,7 +91,7 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(e) => {
             eprintln!("cipherlab: error: {e:#}");
-            ExitCode::from(2)
+            ExitCode::from(exit::code_of(&e))
         }
     }
 }

@@ -407,7 +407,7 @@ fn decrypt(a: &DecryptArgs) -> anyhow::Result<ExitCode> {
                 _ => "is a Standard-handler PDF: encrypted but not authenticated",
             }
         );
-        return Ok(ExitCode::from(1));
+        return Ok(ExitCode::from(crate::exit::Code::Authentication as u8));
     }
     cipherlab_pdf::write_atomic(&a.output, &d.bytes, a.force)?;
     for w in &d.warnings {

@@ -285,7 +285,8 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     out.flush()?;
     if malformed > 0 {
         eprintln!("cipherlab vectors: {malformed} line(s) were not JSON");
-        return Ok(ExitCode::from(1));
+        // Exit code 3: the input is not what the command reads (src/exit.rs).
+        return Ok(ExitCode::from(3));
     }
     Ok(ExitCode::SUCCESS)
 }

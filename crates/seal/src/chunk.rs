@@ -11,7 +11,7 @@
 
 use std::io::{self, IoSliceMut, Read};
 
-use cipherlab_ciphers::{Cipher, CipherSpec, providers};
+use cipherlab_ciphers::{Cipher, CipherSpec, Message, providers};
 use zeroize::Zeroize;
 
 use crate::error::{Error, Result};
@@ -66,6 +66,86 @@ impl ChunkCipher {
         Ok(self
             .cipher
             .encrypt(&nonce[..n], &[], &mut buf[..len + TAG_LEN], len)?)
+    }
+
+    /// The nonce of chunk `index`.
+    fn nonce_of(&mut self, index: u64, last: bool) -> Result<[u8; 16]> {
+        let mut nonce = [0u8; 16];
+        let n = self.nonce_len;
+        nonce[..n].copy_from_slice(self.set_nonce(index, last)?);
+        Ok(nonce)
+    }
+
+    /// Seals consecutive chunks in one call, so a cipher with a multi-message path (Ascon's
+    /// SIMD lanes) works on several at once. Slot `j` of `buf` (stride `chunk + TAG_LEN`)
+    /// holds chunk `first + j` of `lens[j]` bytes; `last` says whether the final slot is
+    /// the stream's final chunk. Each length becomes the sealed length.
+    pub(crate) fn seal_batch(
+        &mut self,
+        first: u64,
+        last: bool,
+        buf: &mut [u8],
+        stride: usize,
+        lens: &mut [usize],
+    ) -> Result<()> {
+        let count = lens.len();
+        let mut nonces = Vec::with_capacity(count);
+        for j in 0..count {
+            nonces.push(self.nonce_of(first + j as u64, last && j + 1 == count)?);
+        }
+        let n = self.nonce_len;
+        let mut batch: Vec<Message<'_>> = buf
+            .chunks_mut(stride)
+            .zip(&nonces)
+            .zip(lens.iter())
+            .map(|((slot, nonce), &len)| Message {
+                iv: &nonce[..n],
+                ad: &[],
+                buf: &mut slot[..len + TAG_LEN],
+                len,
+            })
+            .collect();
+        self.cipher.encrypt_batch(&mut batch)?;
+        for (len, m) in lens.iter_mut().zip(&batch) {
+            *len = m.len;
+        }
+        Ok(())
+    }
+
+    /// Opens consecutive middle chunks in one call (see [`ChunkCipher::seal_batch`]);
+    /// slot `j` holds `lens[j]` bytes of ciphertext and tag, none of them the stream's final
+    /// piece. Each length becomes the plaintext length. On failure, `Err((j, error))`
+    /// names the first slot that failed: the slots before it hold verified plaintext, it
+    /// is wiped, and the slots after it must not be written out.
+    pub(crate) fn open_batch(
+        &mut self,
+        first: u64,
+        buf: &mut [u8],
+        stride: usize,
+        lens: &mut [usize],
+    ) -> Result<(), (usize, Error)> {
+        let count = lens.len();
+        let mut nonces = Vec::with_capacity(count);
+        for j in 0..count {
+            nonces.push(self.nonce_of(first + j as u64, false).map_err(|e| (j, e))?);
+        }
+        let n = self.nonce_len;
+        let mut batch: Vec<Message<'_>> = buf
+            .chunks_mut(stride)
+            .zip(&nonces)
+            .zip(lens.iter())
+            .map(|((slot, nonce), &len)| Message {
+                iv: &nonce[..n],
+                ad: &[],
+                buf: &mut slot[..len],
+                len: 0,
+            })
+            .collect();
+        let result = self.cipher.decrypt_batch(&mut batch);
+        for (len, m) in lens.iter_mut().zip(&batch) {
+            *len = m.len;
+        }
+        result.map_err(|f| (f.index, f.error.into()))
     }
 
     /// Opens chunk `index` in place; `None` if the tag fails (the buffer is then wiped).

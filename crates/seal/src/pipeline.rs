@@ -356,29 +356,63 @@ impl Job {
         Ok(())
     }
 
-    /// Seals or opens every slot of `b`, stopping at the first failure.
+    /// Seals or opens every slot of `b`, stopping at the first failure. The slots go to
+    /// the cipher as one batch (Ascon-AEAD128 and Ascon-128a run several in SIMD lanes);
+    /// when opening, the input's final piece goes alone, through
+    /// [`ChunkCipher::open_piece`], which tells truncation from corruption.
     fn process(&self, cipher: &mut ChunkCipher, b: &mut Batch) {
         let stride = self.stride();
         let count = b.lens.len();
-        for j in 0..count {
-            let index = b.first_index + j as u64;
-            let last = b.final_batch && j + 1 == count;
-            let off = j * stride;
-            let len = b.lens[j];
-            let r = match self.dir {
-                Direction::Seal => cipher.seal(index, last, &mut b.buf.v[off..off + stride], len),
-                Direction::Open => cipher.open_piece(
-                    index,
-                    b.offset + off as u64,
-                    last,
-                    &mut b.buf.v[off..off + len],
-                ),
-            };
-            match r {
-                Ok(n) => b.lens[j] = n,
-                Err(e) => {
+        let used = (count * stride).min(b.buf.v.len());
+        match self.dir {
+            Direction::Seal => {
+                let r = cipher.seal_batch(
+                    b.first_index,
+                    b.final_batch,
+                    &mut b.buf.v[..used],
+                    stride,
+                    &mut b.lens,
+                );
+                if let Err(e) = r {
+                    // Nothing of a batch that failed to seal is written.
+                    b.error = Some((0, e));
+                }
+            }
+            Direction::Open => {
+                let middle = if b.final_batch { count - 1 } else { count };
+                let r = cipher.open_batch(
+                    b.first_index,
+                    &mut b.buf.v[..middle * stride],
+                    stride,
+                    &mut b.lens[..middle],
+                );
+                if let Err((j, e)) = r {
+                    let e = match e {
+                        Error::Cipher(cipherlab_ciphers::Error::Authentication) => {
+                            Error::CorruptChunk {
+                                index: b.first_index + j as u64,
+                                offset: b.offset + (j * stride) as u64,
+                                final_piece: false,
+                            }
+                        }
+                        other => other,
+                    };
                     b.error = Some((j, e));
                     return;
+                }
+                if middle < count {
+                    let off = middle * stride;
+                    let len = b.lens[middle];
+                    let r = cipher.open_piece(
+                        b.first_index + middle as u64,
+                        b.offset + off as u64,
+                        true,
+                        &mut b.buf.v[off..off + len],
+                    );
+                    match r {
+                        Ok(n) => b.lens[middle] = n,
+                        Err(e) => b.error = Some((middle, e)),
+                    }
                 }
             }
         }

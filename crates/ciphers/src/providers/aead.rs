@@ -23,6 +23,11 @@ impl<A> AeadCipher<A> {
             aead,
         }
     }
+
+    /// The initialised AEAD.
+    pub(crate) fn aead(&self) -> &A {
+        &self.aead
+    }
 }
 
 impl<A: AeadInOut + Send> Cipher for AeadCipher<A> {

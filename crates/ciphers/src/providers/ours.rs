@@ -7,6 +7,7 @@ use super::aead::AeadCipher;
 use super::block_modes::BlockModeCipher;
 use super::cipherlab::NAME;
 use super::keystream::{Keystream, KeystreamCipher};
+use super::lanes::LanesCipher;
 use crate::api::Cipher;
 use crate::error::Error;
 use crate::rc4::Rc4Key;
@@ -27,6 +28,16 @@ pub(crate) fn lwc<A: aead::KeyInit + aead::AeadInOut + Send + 'static>(
 ) -> Result<Box<dyn Cipher>, Error> {
     let a = A::new_from_slice(key).map_err(|_| key_length(spec, key.len()))?;
     Ok(Box::new(AeadCipher::new(*spec, NAME, a)))
+}
+
+/// Ascon-AEAD128 or Ascon-128a: one message on the one-message code, a batch in SIMD
+/// lanes.
+pub(crate) fn lwc_lanes<A>(spec: &CipherSpec, key: &[u8]) -> Result<Box<dyn Cipher>, Error>
+where
+    A: aead::KeyInit + aead::AeadInOut + cipherlab_lwc::batch::BatchAead + Send + 'static,
+{
+    let a = A::new_from_slice(key).map_err(|_| key_length(spec, key.len()))?;
+    Ok(Box::new(LanesCipher::new(AeadCipher::new(*spec, NAME, a))))
 }
 
 /// Skipjack in any block mode.
