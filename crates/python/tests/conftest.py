@@ -1,6 +1,7 @@
 """Shared fixtures: where the KATs and the `cipherlab` command are, and the NIST LWC
 KAT file reader."""
 
+import importlib
 import os
 import pathlib
 import shutil
@@ -60,5 +61,25 @@ def cli():
     if path is None:
         if os.environ.get("CIPHERLAB_REQUIRE_CLI"):
             pytest.fail("no cipherlab binary: build it (cargo build -p cipherlab-cli) or set CIPHERLAB_BIN")
-        pytest.skip("no cipherlab binary (cargo build -p cipherlab-cli, or set CIPHERLAB_BIN)")
+        skip_or_fail("no cipherlab binary (cargo build -p cipherlab-cli, or set CIPHERLAB_BIN)")
     return path
+
+
+def nothing_may_skip():
+    """In CI (`CI` set) or with `CIPHERLAB_REQUIRE_KAT`, a missing tool fails its test
+    instead of skipping it (tests/pytest.rs applies the same rule to the environment)."""
+    return bool(os.environ.get("CI") or os.environ.get("CIPHERLAB_REQUIRE_KAT"))
+
+
+def skip_or_fail(why):
+    if nothing_may_skip():
+        pytest.fail(f"{why} (CI or CIPHERLAB_REQUIRE_KAT is set: no skipping)")
+    pytest.skip(why)
+
+
+def require_module(name):
+    """The module, or a skip (a failure in CI) naming what is missing."""
+    try:
+        return importlib.import_module(name)
+    except ImportError as e:
+        skip_or_fail(f"{name} is not installed ({e}); bash crates/python/setup installs it")

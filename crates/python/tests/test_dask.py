@@ -6,15 +6,14 @@ import pathlib
 import subprocess
 import sys
 
-import pytest
-
 from cipherlab import seal
+from conftest import require_module
 
 EXAMPLE = pathlib.Path(__file__).resolve().parents[1] / "examples" / "dask_seal.py"
 
 
 def test_dask_seals_a_folder(tmp_path):
-    pytest.importorskip("dask.distributed")
+    require_module("dask.distributed")
     src, dst = tmp_path / "in", tmp_path / "out"
     src.mkdir()
     files = {f"doc{i}.bin": os.urandom(i * 37_000) for i in range(12)}
