@@ -1,5 +1,5 @@
-"""cipherlab's Python runner: `cryptography`, `pycryptodome` and the Ascon designers'
-`ascon` package behind the protocol of platforms/PROTOCOL.md (JSON lines on stdin and
+"""cipherlab's Python runner: `cryptography`, `pycryptodome`, the Ascon designers' `ascon`
+package and cipherlab's own Python package (crates/python) behind the protocol of platforms/PROTOCOL.md (JSON lines on stdin and
 stdout: the vector operations of `cipherlab vectors`, `info` and `time`)."""
 
 import time
@@ -327,13 +327,83 @@ class Ascon:
         return None
 
 
+class Cipherlab:
+    """cipherlab's own Python package (crates/python; crates/python/setup installs its
+    wheel into this runner's environment). The AEADs through their classes (the
+    `AESGCM`-shaped API a Python user calls), everything else through `Cipher(name, key,
+    iv)`, both with the catalogue's default (fastest correct) provider."""
+
+    name, library = "python-cipherlab", "cipherlab"
+
+    def __init__(self):
+        import cipherlab
+
+        self.InvalidTag, self.Cipher = cipherlab.InvalidTag, cipherlab.Cipher
+        self.aeads = dict(cipherlab.AEADS)
+        self.gcm = cipherlab.AESGCM
+        self.version = metadata.version("cipherlab")
+        # The catalogue warns on legacy and broken ciphers and ECB, as the command line
+        # does; here they are measured on purpose.
+        warnings.filterwarnings("ignore", category=cipherlab.LegacyCipherWarning)
+
+    def _aead(self, spec):
+        return self.gcm if spec.mode == "gcm" else self.aeads.get(spec.name)
+
+    def _keyed(self, spec, key, iv, pad, eff):
+        """A `Cipher` for the spec, or Unsupported."""
+        extra = {"effective_bits": eff} if spec.family == "rc2" else {}
+        try:
+            return self.Cipher(spec.name, key, iv or None, padding="pkcs7" if pad else "none", **extra)
+        except ValueError as e:  # a name or size the catalogue lacks
+            raise Unsupported() from e
+
+    def encryptor(self, spec, key, iv, ad, pad, eff):
+        aead = self._aead(spec)
+        if aead:
+            return lambda data: aead(key).encrypt(iv, data, ad)
+        self._keyed(spec, key, iv, pad, eff)  # refuse now what the catalogue lacks
+        Cipher, extra = self.Cipher, ({"effective_bits": eff} if spec.family == "rc2" else {})
+        padding = "pkcs7" if pad else "none"
+        return lambda data: Cipher(spec.name, key, iv or None, padding=padding, **extra).encrypt(data)
+
+    def decryptor(self, spec, key, iv, ad, pad, eff):
+        aead = self._aead(spec)
+        if aead:
+            def open_(data):
+                try:
+                    return aead(key).decrypt(iv, data, ad)
+                except self.InvalidTag:
+                    raise AuthFailed()
+            return open_
+        self._keyed(spec, key, iv, pad, eff)
+        Cipher, extra = self.Cipher, ({"effective_bits": eff} if spec.family == "rc2" else {})
+        padding = "pkcs7" if pad else "none"
+        return lambda data: Cipher(spec.name, key, iv or None, padding=padding, **extra).decrypt(data)
+
+    def context(self, spec, key, direction, pad, eff):
+        aead = self._aead(spec)
+        if aead:
+            keyed = aead(key)
+            if direction == "encrypt":
+                return lambda iv, ad, data: keyed.encrypt(iv, data, ad)
+            return lambda iv, ad, data: keyed.decrypt(iv, data, ad)
+        # The keyed Cipher takes a new IV per call (`iv=`); ECB and RC4 have none.
+        keyed = self._keyed(spec, key, bytes(spec.iv_len), pad, eff)
+        run = keyed.encrypt if direction == "encrypt" else keyed.decrypt
+        if spec.iv_len:
+            return lambda iv, ad, data: run(data, iv=iv)
+        return lambda iv, ad, data: run(data)
+
+
 def load_providers():
     out = []
-    for cls in (Cryptography, PyCryptodome, Ascon):
+    for cls in (Cryptography, PyCryptodome, Ascon, Cipherlab):
         try:
             out.append(cls())
         except ImportError as e:
-            print(f"python runner: {cls.library} is not installed ({e})", file=sys.stderr)
+            setup = "crates/python/setup" if cls is Cipherlab else "platforms/setup"
+            print(f"python runner: {cls.library} is not installed ({e}); bash {setup} installs it",
+                  file=sys.stderr)
     return out
 
 

@@ -30,9 +30,23 @@ impl HashKind {
     }
 }
 
-/// Computes a digest: message, output length (XOFs; `None`: the default), customization
-/// (CXOFs).
-pub type DigestFn = fn(&[u8], Option<usize>, &[u8]) -> Result<Vec<u8>, Error>;
+/// A hash computation in progress: absorbs pieces of a message and gives the digest of
+/// what it absorbed so far without ending (so a caller can go on, or fork it with
+/// [`Hasher::box_clone`], as Python's `hashlib` objects do). The state is wiped when
+/// dropped (the `cipherlab-lwc` hashers do that).
+pub trait Hasher: Send + Sync {
+    /// Absorbs `data`.
+    fn update(&mut self, data: &[u8]);
+    /// Writes the digest of what was absorbed into `out`: exactly the output length of a
+    /// fixed hash, any length of an XOF ([`HashAlgorithm::output_len_for`] checks it).
+    fn finish_into(&self, out: &mut [u8]);
+    /// An independent copy of the state.
+    fn box_clone(&self) -> Box<dyn Hasher>;
+}
+
+/// Starts a computation; the argument is the customization string (CXOFs; the others
+/// refuse a non-empty one).
+pub type NewHasher = fn(&[u8]) -> Result<Box<dyn Hasher>, Error>;
 
 /// One hash of the catalogue.
 #[derive(Debug)]
@@ -54,60 +68,101 @@ pub struct HashAlgorithm {
     /// Modern or legacy.
     pub status: Status,
     /// The implementation.
-    pub digest: DigestFn,
+    pub new: NewHasher,
 }
 
 /// The largest output a request may ask for (a guard against absurd lengths).
 pub const MAX_OUTPUT: usize = 1 << 24;
 
-fn fixed<D: Digest>(msg: &[u8], outlen: Option<usize>, custom: &[u8]) -> Result<Vec<u8>, Error> {
+impl HashAlgorithm {
+    /// The output length a request for `outlen` bytes gets (`None`: the default), or why
+    /// it cannot: a fixed hash gives only its own length, an XOF at most [`MAX_OUTPUT`].
+    pub fn output_len_for(&self, outlen: Option<usize>) -> Result<usize, Error> {
+        match (self.kind, outlen) {
+            (_, None) => Ok(self.output_len),
+            (HashKind::Hash, Some(n)) if n != self.output_len => Err(Error::Hash(format!(
+                "this hash gives exactly {} bytes",
+                self.output_len
+            ))),
+            (_, Some(n)) if n > MAX_OUTPUT => Err(Error::Hash(format!(
+                "an output of {n} bytes is above the limit of {MAX_OUTPUT}"
+            ))),
+            (_, Some(n)) => Ok(n),
+        }
+    }
+
+    /// The digest of `msg`: `outlen` bytes (XOFs; `None`: the default), with the
+    /// customization string `custom` (CXOFs).
+    pub fn digest(
+        &self,
+        msg: &[u8],
+        outlen: Option<usize>,
+        custom: &[u8],
+    ) -> Result<Vec<u8>, Error> {
+        let n = self.output_len_for(outlen)?;
+        let mut h = (self.new)(custom)?;
+        h.update(msg);
+        let mut out = vec![0u8; n];
+        h.finish_into(&mut out);
+        Ok(out)
+    }
+}
+
+/// A fixed-output hash behind [`Hasher`].
+struct Fixed<D>(D);
+
+impl<D: Digest + Clone + Send + Sync + 'static> Hasher for Fixed<D> {
+    fn update(&mut self, data: &[u8]) {
+        Digest::update(&mut self.0, data);
+    }
+    fn finish_into(&self, out: &mut [u8]) {
+        out.copy_from_slice(&self.0.clone().finalize());
+    }
+    fn box_clone(&self) -> Box<dyn Hasher> {
+        Box::new(Fixed(self.0.clone()))
+    }
+}
+
+/// An extendable-output function behind [`Hasher`].
+struct Xof<X>(X);
+
+impl<X: Update + ExtendableOutput + Clone + Send + Sync + 'static> Hasher for Xof<X> {
+    fn update(&mut self, data: &[u8]) {
+        Update::update(&mut self.0, data);
+    }
+    fn finish_into(&self, out: &mut [u8]) {
+        self.0.clone().finalize_xof_into(out);
+    }
+    fn box_clone(&self) -> Box<dyn Hasher> {
+        Box::new(Xof(self.0.clone()))
+    }
+}
+
+fn fixed<D: Digest + Clone + Send + Sync + 'static>(
+    custom: &[u8],
+) -> Result<Box<dyn Hasher>, Error> {
     if !custom.is_empty() {
         return Err(Error::Hash(
             "this hash takes no customization string".into(),
         ));
     }
-    let out = D::digest(msg);
-    match outlen {
-        Some(n) if n != out.len() => Err(Error::Hash(format!(
-            "this hash gives exactly {} bytes",
-            out.len()
-        ))),
-        _ => Ok(out.to_vec()),
-    }
+    Ok(Box::new(Fixed(D::new())))
 }
 
-fn xof_len(outlen: Option<usize>) -> Result<usize, Error> {
-    match outlen.unwrap_or(32) {
-        n if n > MAX_OUTPUT => Err(Error::Hash(format!(
-            "an output of {n} bytes is above the limit of {MAX_OUTPUT}"
-        ))),
-        n => Ok(n),
-    }
-}
-
-fn xof<X: Default + Update + ExtendableOutput>(
-    msg: &[u8],
-    outlen: Option<usize>,
+fn xof<X: Default + Update + ExtendableOutput + Clone + Send + Sync + 'static>(
     custom: &[u8],
-) -> Result<Vec<u8>, Error> {
+) -> Result<Box<dyn Hasher>, Error> {
     if !custom.is_empty() {
         return Err(Error::Hash(
             "this XOF takes no customization string (use ascon-cxof128)".into(),
         ));
     }
-    let mut h = X::default();
-    h.update(msg);
-    let mut out = vec![0u8; xof_len(outlen)?];
-    h.finalize_xof_into(&mut out);
-    Ok(out)
+    Ok(Box::new(Xof(X::default())))
 }
 
-fn cxof(msg: &[u8], outlen: Option<usize>, custom: &[u8]) -> Result<Vec<u8>, Error> {
-    let mut h = lwc::AsconCxof128::new(custom).map_err(|e| Error::Hash(e.to_string()))?;
-    h.update(msg);
-    let mut out = vec![0u8; xof_len(outlen)?];
-    h.finalize_xof_into(&mut out);
-    Ok(out)
+fn cxof(custom: &[u8]) -> Result<Box<dyn Hasher>, Error> {
+    let h = lwc::AsconCxof128::new(custom).map_err(|e| Error::Hash(e.to_string()))?;
+    Ok(Box::new(Xof(h)))
 }
 
 const SP800_232: &str = "NIST SP 800-232 (2025)";
@@ -124,7 +179,7 @@ pub static HASHES: &[HashAlgorithm] = &[
         reference: SP800_232,
         lwc_kat: "ascon/sp800-232/asconhash256_LWC_HASH_KAT_128_256.txt",
         status: Status::Modern,
-        digest: fixed::<lwc::AsconHash256>,
+        new: fixed::<lwc::AsconHash256>,
     },
     HashAlgorithm {
         name: "ascon-xof128",
@@ -135,7 +190,7 @@ pub static HASHES: &[HashAlgorithm] = &[
         reference: SP800_232,
         lwc_kat: "ascon/sp800-232/asconxof128_LWC_XOF_KAT_128_512.txt",
         status: Status::Modern,
-        digest: xof::<lwc::AsconXof128>,
+        new: xof::<lwc::AsconXof128>,
     },
     HashAlgorithm {
         name: "ascon-cxof128",
@@ -146,7 +201,7 @@ pub static HASHES: &[HashAlgorithm] = &[
         reference: SP800_232,
         lwc_kat: "ascon/sp800-232/asconcxof128_LWC_CXOF_KAT_128_512.txt",
         status: Status::Modern,
-        digest: cxof,
+        new: cxof,
     },
     HashAlgorithm {
         name: "ascon-hash",
@@ -157,7 +212,7 @@ pub static HASHES: &[HashAlgorithm] = &[
         reference: ASCON_V12,
         lwc_kat: "ascon/v1.2/asconhashv12_LWC_HASH_KAT_256.txt",
         status: Status::Modern,
-        digest: fixed::<lwc::AsconHash>,
+        new: fixed::<lwc::AsconHash>,
     },
     HashAlgorithm {
         name: "ascon-hasha",
@@ -168,7 +223,7 @@ pub static HASHES: &[HashAlgorithm] = &[
         reference: ASCON_V12,
         lwc_kat: "ascon/v1.2/asconhashav12_LWC_HASH_KAT_256.txt",
         status: Status::Modern,
-        digest: fixed::<lwc::AsconHasha>,
+        new: fixed::<lwc::AsconHasha>,
     },
     HashAlgorithm {
         name: "ascon-xof",
@@ -179,7 +234,7 @@ pub static HASHES: &[HashAlgorithm] = &[
         reference: ASCON_V12,
         lwc_kat: "ascon/v1.2/asconxofv12_LWC_HASH_KAT_256.txt",
         status: Status::Modern,
-        digest: xof::<lwc::AsconXof>,
+        new: xof::<lwc::AsconXof>,
     },
     HashAlgorithm {
         name: "ascon-xofa",
@@ -190,7 +245,7 @@ pub static HASHES: &[HashAlgorithm] = &[
         reference: ASCON_V12,
         lwc_kat: "ascon/v1.2/asconxofav12_LWC_HASH_KAT_256.txt",
         status: Status::Modern,
-        digest: xof::<lwc::AsconXofa>,
+        new: xof::<lwc::AsconXofa>,
     },
     HashAlgorithm {
         name: "xoodyak-hash",
@@ -201,7 +256,7 @@ pub static HASHES: &[HashAlgorithm] = &[
         reference: "Xoodyak (NIST LWC final round)",
         lwc_kat: "xoodyak/xoodyak_LWC_HASH_KAT_256.txt",
         status: Status::Modern,
-        digest: fixed::<lwc::XoodyakHash>,
+        new: fixed::<lwc::XoodyakHash>,
     },
 ];
 
@@ -222,22 +277,57 @@ mod tests {
         // SP 800-232 Ascon-Hash256 of the empty message (its KAT file, Count = 1).
         let h = find("ASCON-HASH256").unwrap();
         assert_eq!(
-            (h.digest)(b"", None, b"").unwrap(),
+            h.digest(b"", None, b"").unwrap(),
             [
                 0x0b, 0x3b, 0xe5, 0x85, 0x0f, 0x2f, 0x6b, 0x98, 0xca, 0xf2, 0x9f, 0x8f, 0xde, 0xa8,
                 0x9b, 0x64, 0xa1, 0xfa, 0x70, 0xaa, 0x24, 0x9b, 0x8f, 0x83, 0x9b, 0xd5, 0x3b, 0xaa,
                 0x30, 0x4d, 0x92, 0xb2
             ]
         );
-        assert!((h.digest)(b"", Some(16), b"").is_err());
-        assert!((h.digest)(b"", None, b"x").is_err());
+        assert!(h.digest(b"", Some(16), b"").is_err());
+        assert!(h.digest(b"", None, b"x").is_err());
         let x = find("ascon-xof128").unwrap();
-        assert_eq!((x.digest)(b"abc", Some(100), b"").unwrap().len(), 100);
-        assert!((x.digest)(b"", Some(MAX_OUTPUT + 1), b"").is_err());
+        assert_eq!(x.digest(b"abc", Some(100), b"").unwrap().len(), 100);
+        assert!(x.digest(b"", Some(MAX_OUTPUT + 1), b"").is_err());
         let c = find("ascon-cxof128").unwrap();
         assert_ne!(
-            (c.digest)(b"m", None, b"a").unwrap(),
-            (c.digest)(b"m", None, b"b").unwrap()
+            c.digest(b"m", None, b"a").unwrap(),
+            c.digest(b"m", None, b"b").unwrap()
         );
+    }
+
+    /// Absorbing in pieces gives the one-shot digest, and a clone goes on independently.
+    #[test]
+    fn streaming_pieces_and_clones() {
+        let msg: Vec<u8> = (0..300u16).map(|i| (i * 7) as u8).collect();
+        for h in HASHES {
+            let custom: &[u8] = if h.kind == HashKind::Cxof {
+                b"ctx"
+            } else {
+                b""
+            };
+            let n = h.output_len_for(Some(48)).unwrap_or(h.output_len);
+            let whole = h.digest(&msg, Some(n), custom).unwrap();
+            let mut s = (h.new)(custom).unwrap();
+            for piece in msg[..100].chunks(7) {
+                s.update(piece);
+            }
+            let fork = s.box_clone();
+            s.update(&msg[100..]);
+            let mut out = vec![0u8; n];
+            s.finish_into(&mut out);
+            assert_eq!(out, whole, "{}", h.name);
+            // Reading the digest does not end the computation.
+            s.finish_into(&mut out);
+            assert_eq!(out, whole, "{}", h.name);
+            let mut prefix = vec![0u8; n];
+            fork.finish_into(&mut prefix);
+            assert_eq!(
+                prefix,
+                h.digest(&msg[..100], Some(n), custom).unwrap(),
+                "{}",
+                h.name
+            );
+        }
     }
 }

@@ -89,12 +89,13 @@ fn serve(req: &Request) -> Result<Map<String, Value>, String> {
     }
     refuse_unused_fields(req)?;
     if let Some(hash) = hash {
-        let digest = (hash.digest)(
-            &hex_field("msg", &req.msg)?,
-            req.outlen,
-            &optional_hex("custom", &req.custom)?,
-        )
-        .map_err(|e| e.to_string())?;
+        let digest = hash
+            .digest(
+                &hex_field("msg", &req.msg)?,
+                req.outlen,
+                &optional_hex("custom", &req.custom)?,
+            )
+            .map_err(|e| e.to_string())?;
         out.insert("digest".into(), hex::encode(digest).into());
         return Ok(out);
     }
