@@ -84,12 +84,14 @@ pub mod error;
 pub mod filters;
 pub mod info;
 pub mod lexer;
+pub mod limits;
 pub mod lwc;
 pub mod object;
 pub mod par;
 pub mod permissions;
 pub mod phases;
 pub mod random;
+pub mod repair;
 pub mod security;
 pub mod standard;
 pub mod wrapper;
@@ -102,7 +104,9 @@ pub use document::{Document, Pdf};
 pub use encrypt::{Cipher, Encrypted, Options, encrypt};
 pub use error::{Error, Result};
 pub use info::{Info, info};
+pub use limits::Limits;
 pub use lwc::LwcCipher;
+pub use repair::Census;
 pub use security::{Auth, Handler, PasswordKind};
 pub use standard::StdCipher;
 
@@ -130,15 +134,22 @@ pub struct Decrypted {
 /// Decrypts `input` with `password` (the empty user password when `None`) and writes it
 /// as an unencrypted PDF. An unencrypted input is rewritten the same way; a wrapper
 /// document around an LWC payload gives the payload's document, every object of it
-/// authenticated first.
+/// authenticated first. A damaged input is repaired where that yields the whole document
+/// and refused ([`Error::Incomplete`]) where it does not ([`repair`]).
 pub fn decrypt(input: &[u8], password: Option<&str>) -> Result<Decrypted> {
+    decrypt_with(input, password, &Limits::default())
+}
+
+/// [`decrypt`] within `limits`.
+pub fn decrypt_with(input: &[u8], password: Option<&str>, limits: &Limits) -> Result<Decrypted> {
     let encrypt::Opened {
         doc,
         auth,
         lwc,
         mut warnings,
+        census,
         ..
-    } = encrypt::open(input, password)?;
+    } = encrypt::open_with(input, password, limits)?;
     if lwc.is_none() && auth.as_ref().is_some_and(|a| a.perms_ok == Some(false)) {
         warnings.push(
             "/Perms does not match /P and /EncryptMetadata: the permissions were altered".into(),
@@ -147,6 +158,7 @@ pub fn decrypt(input: &[u8], password: Option<&str>) -> Result<Decrypted> {
     let layout = writer::Layout::like_input(&doc);
     let (strings, streams) = (doc.strings_decrypted, doc.streams_decrypted);
     let bytes = writer::write(doc, layout);
+    repair::check_written(&census, &bytes, None, limits)?;
     Ok(Decrypted {
         bytes,
         auth,
@@ -171,10 +183,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8], force: bool) -> Result<()> {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let io = |what: &str, source| Error::Io {
-        what: format!("{what} {shown}"),
-        source,
-    };
+    let io = |what: &str, source| Error::io(what, &shown, source);
     let mut tmp = tempfile::Builder::new()
         .prefix(".cipherlab-")
         .suffix(".pdf.tmp")

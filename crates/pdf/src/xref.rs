@@ -6,7 +6,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::error::{Error, Result, syntax};
 use crate::filters;
-use crate::lexer::{Lexer, indirect_object};
+use crate::lexer::{Context, Lexer, indirect_object_in};
+use crate::limits::{Limits, Which, exceeded};
 use crate::object::{Dict, Object, is_delim, is_ws};
 
 /// Where an object lives.
@@ -45,8 +46,19 @@ pub struct Xref {
     pub xref_stream_objects: BTreeSet<u32>,
     /// The table was rebuilt by scanning (why, if so).
     pub rebuilt: Option<String>,
+    /// Cross-reference data that could not be read and was left out (an older section,
+    /// a hybrid file's /XRefStm, the rest of a looping /Prev chain): the entries it held
+    /// are unknown, so objects the document refers to may be missing from this reading.
+    pub ignored: Vec<String>,
     /// Problems repaired while reading.
     pub notes: Vec<String>,
+}
+
+impl Xref {
+    /// Whether this reading needed repair: rebuilt, or parts of it ignored.
+    pub fn repaired(&self) -> bool {
+        self.rebuilt.is_some() || !self.ignored.is_empty()
+    }
 }
 
 /// Most sections we follow through /Prev and /XRefStm.
@@ -59,8 +71,8 @@ struct Section {
     stream_obj: Option<u32>,
 }
 
-fn table_section(buf: &[u8], pos: usize) -> Result<Section> {
-    let mut lx = Lexer::new(buf, pos);
+fn table_section(buf: &[u8], pos: usize, limits: &Limits) -> Result<Section> {
+    let mut lx = Lexer::with_depth(buf, pos, limits.depth);
     if !lx.eat_keyword(b"xref") {
         return Err(syntax(pos, "expected 'xref'"));
     }
@@ -102,6 +114,9 @@ fn table_section(buf: &[u8], pos: usize) -> Result<Section> {
                 (false, Ok(offset), Ok(gen_)) if offset > 0 => Entry::Offset { offset, gen_ },
                 _ => Entry::Free,
             };
+            if entries.len() >= limits.objects {
+                return Err(too_many(entries.len() + 1, limits));
+            }
             entries.push((num, e));
         }
     }
@@ -116,8 +131,13 @@ fn table_section(buf: &[u8], pos: usize) -> Result<Section> {
     })
 }
 
-fn stream_section(buf: &[u8], pos: usize) -> Result<Section> {
-    let (id, obj, _) = indirect_object(buf, pos, &|_| None)?;
+fn stream_section(buf: &[u8], pos: usize, limits: &Limits) -> Result<Section> {
+    let cx = Context {
+        lengths: &|_| None,
+        max_depth: limits.depth,
+        endstreams: None,
+    };
+    let (id, obj, _) = indirect_object_in(buf, pos, &cx)?;
     let Object::Stream(s) = obj else {
         return Err(syntax(
             pos,
@@ -142,7 +162,7 @@ fn stream_section(buf: &[u8], pos: usize) -> Result<Section> {
     if row == 0 {
         return Err(Error::Damaged(format!("{what}: /W is [0 0 0]")));
     }
-    let data = filters::decode(&s.dict, &s.data, &what)?;
+    let data = filters::decode_capped(&s.dict, &s.data, &what, limits.stream_bytes)?;
     let size = s.dict.int(b"Size").unwrap_or(0).max(0);
     let index: Vec<i64> = match s.dict.get(b"Index") {
         Some(Object::Array(a)) => a.iter().filter_map(Object::as_int).collect(),
@@ -176,6 +196,9 @@ fn stream_section(buf: &[u8], pos: usize) -> Result<Section> {
                 },
                 _ => Entry::Free, // unknown types are null references (§7.5.8.3)
             };
+            if entries.len() >= limits.objects {
+                return Err(too_many(entries.len() + 1, limits));
+            }
             entries.push((num, e));
         }
     }
@@ -186,7 +209,7 @@ fn stream_section(buf: &[u8], pos: usize) -> Result<Section> {
     })
 }
 
-fn section_at(buf: &[u8], pos: usize) -> Result<Section> {
+fn section_at(buf: &[u8], pos: usize, limits: &Limits) -> Result<Section> {
     if pos >= buf.len() {
         return Err(syntax(
             pos,
@@ -199,10 +222,20 @@ fn section_at(buf: &[u8], pos: usize) -> Result<Section> {
     let mut lx = Lexer::new(buf, pos);
     lx.skip_ws();
     if buf[lx.pos..].starts_with(b"xref") {
-        table_section(buf, lx.pos)
+        table_section(buf, lx.pos, limits)
     } else {
-        stream_section(buf, lx.pos)
+        stream_section(buf, lx.pos, limits)
     }
+}
+
+fn too_many(n: usize, limits: &Limits) -> Error {
+    exceeded(
+        Which::Objects,
+        format_args!(
+            "the cross-reference data lists {n} objects or more, beyond the limit of {}",
+            limits.objects
+        ),
+    )
 }
 
 /// Copies /Root, /Info, /ID, /Encrypt from an older trailer where the newer lacks them.
@@ -217,14 +250,14 @@ fn fill_trailer(newer: &mut Dict, older: &Dict) {
 }
 
 /// Reads the cross-reference chain starting at `start`.
-fn read_chain(buf: &[u8], start: usize, shift: usize) -> Result<Xref> {
+fn read_chain(buf: &[u8], start: usize, shift: usize, limits: &Limits) -> Result<Xref> {
     let mut x = Xref::default();
     let mut seen = BTreeSet::new();
     let mut next = Some(start);
     let mut first = true;
     while let Some(pos) = next.take() {
         if !seen.insert(pos) {
-            x.notes.push(format!(
+            x.ignored.push(format!(
                 "the /Prev chain loops back to offset {pos}; stopped there"
             ));
             break;
@@ -234,13 +267,19 @@ fn read_chain(buf: &[u8], start: usize, shift: usize) -> Result<Xref> {
                 "more than {MAX_SECTIONS} cross-reference sections"
             )));
         }
-        let sec = match section_at(buf, pos) {
+        // Offsets may count from the header rather than the file's start (junk before it).
+        let sec = match section_at(buf, pos, limits) {
+            Err(e @ Error::Limit(_)) => return Err(e),
+            Err(e) if shift > 0 => section_at(buf, pos + shift, limits).map_err(|_| e),
+            other => other,
+        };
+        let sec = match sec {
             Ok(s) => s,
-            Err(e) if shift > 0 => section_at(buf, pos + shift).map_err(|_| e)?,
             Err(e) if first => return Err(e),
+            Err(e @ Error::Limit(_)) => return Err(e),
             Err(e) => {
-                x.notes.push(format!(
-                    "an older cross-reference section is unreadable ({e}); ignored"
+                x.ignored.push(format!(
+                    "the cross-reference section at offset {pos} (from /Prev) is unreadable ({e})"
                 ));
                 break;
             }
@@ -262,7 +301,7 @@ fn read_chain(buf: &[u8], start: usize, shift: usize) -> Result<Xref> {
             .and_then(|o| usize::try_from(o).ok())
             && seen.insert(off)
         {
-            match section_at(buf, off) {
+            match section_at(buf, off, limits) {
                 Ok(s) => {
                     x.xref_stream = true;
                     if let Some(n) = s.stream_obj {
@@ -277,13 +316,17 @@ fn read_chain(buf: &[u8], start: usize, shift: usize) -> Result<Xref> {
                         }
                     }
                 }
-                Err(e) => x.notes.push(format!(
-                    "the /XRefStm at {off} is unreadable ({e}); ignored"
+                Err(e @ Error::Limit(_)) => return Err(e),
+                Err(e) => x.ignored.push(format!(
+                    "the cross-reference stream at offset {off} (/XRefStm) is unreadable ({e})"
                 )),
             }
         }
         for (n, e) in local {
             x.entries.entry(n).or_insert(e);
+        }
+        if x.entries.len() > limits.objects {
+            return Err(too_many(x.entries.len(), limits));
         }
         if x.sections == 1 {
             x.trailer = sec.trailer.clone();
@@ -350,13 +393,31 @@ pub fn scan_objects(buf: &[u8]) -> BTreeMap<u32, (usize, u16)> {
     out
 }
 
-/// Rebuilds the cross-reference data by scanning the whole file.
-fn rebuild(buf: &[u8], why: String) -> Result<Xref> {
-    let objs = scan_objects(buf);
+/// The most bytes after the keyword `trailer` read for its dictionary in a scan: a
+/// trailer is small, and the window keeps a file full of the word from making the scan
+/// quadratic.
+const TRAILER_WINDOW: usize = 64 << 10;
+/// The most bytes of an object's start searched for `/XRef` in a scan.
+const XREF_HEAD: usize = 4096;
+
+/// Rebuilds the cross-reference data from a scan of the whole file (`objs`, from
+/// [`scan_objects`]): every `n g obj` found, the last definition of a number winning;
+/// the trailer from every `trailer` dictionary and cross-reference stream dictionary
+/// found, later ones overriding earlier ones. Objects in object streams are found when
+/// the document is loaded ([`crate::repair`]).
+pub fn rebuild(
+    buf: &[u8],
+    objs: &BTreeMap<u32, (usize, u16)>,
+    why: String,
+    limits: &Limits,
+) -> Result<Xref> {
     if objs.is_empty() {
         return Err(Error::Damaged(format!(
             "{why}, and no 'n g obj' was found to rebuild the cross-reference table from"
         )));
+    }
+    if objs.len() > limits.objects {
+        return Err(too_many(objs.len(), limits));
     }
     let mut x = Xref {
         entries: objs
@@ -366,34 +427,65 @@ fn rebuild(buf: &[u8], why: String) -> Result<Xref> {
         rebuilt: Some(why),
         ..Xref::default()
     };
-    // Trailers, later ones overriding earlier.
+    // Trailer dictionaries and cross-reference streams, in file order.
+    let mut trailers: Vec<(usize, Dict)> = Vec::new();
     for t in memchr::memmem::find_iter(buf, b"trailer") {
-        let mut lx = Lexer::new(buf, t + 7);
-        if let Ok(Object::Dict(d)) = lx.object(0) {
-            for (k, v) in d.0 {
-                x.trailer.set(&k, v);
-            }
+        let window = &buf[..buf.len().min(t + 7 + TRAILER_WINDOW)];
+        let mut lx = Lexer::with_depth(window, t + 7, limits.depth);
+        lx.skip_ws();
+        if window[lx.pos..].starts_with(b"<<")
+            && let Ok(Object::Dict(d)) = lx.object(0)
+        {
+            trailers.push((t, d));
         }
     }
-    // Cross-reference streams carry the trailer entries of files without a trailer.
-    for (&n, &(off, _)) in &objs {
-        let head = &buf[off..buf.len().min(off + 4096)];
+    let mut starts: Vec<(usize, u32)> = objs.iter().map(|(&n, &(o, _))| (o, n)).collect();
+    starts.sort_unstable();
+    let cx = Context {
+        lengths: &|_| None,
+        max_depth: limits.depth,
+        endstreams: None,
+    };
+    for (i, &(off, n)) in starts.iter().enumerate() {
+        let next = starts.get(i + 1).map_or(buf.len(), |s| s.0);
+        let head = &buf[off..next.min(off + XREF_HEAD).max(off)];
         if memchr::memmem::find(head, b"/XRef").is_some()
-            && let Ok((_, Object::Stream(s), _)) = indirect_object(buf, off, &|_| None)
+            && let Ok((_, Object::Stream(s), _)) = indirect_object_in(buf, off, &cx)
             && s.dict.has_type(b"XRef")
         {
             x.xref_stream = true;
             x.xref_stream_objects.insert(n);
-            for k in [&b"Root"[..], b"Info", b"ID", b"Encrypt"] {
-                if let Some(v) = s.dict.get(k) {
-                    x.trailer.set(k, v.clone());
-                }
+            trailers.push((off, s.dict));
+        }
+    }
+    trailers.sort_by_key(|t| t.0);
+    for (_, d) in trailers {
+        for k in [&b"Root"[..], b"Info", b"ID", b"Encrypt"] {
+            if let Some(v) = d.get(k) {
+                x.trailer.set(k, v.clone());
             }
         }
     }
-    x.trailer.remove(b"Prev");
-    x.trailer.remove(b"XRefStm");
     Ok(x)
+}
+
+/// The cross-reference data as written, with the gaps filled from a scan of the file
+/// (`objs`, from [`scan_objects`]): objects the sections do not list at all are taken
+/// where the scan found them. Entries the sections mark free stay free.
+pub fn filled(written: &Xref, objs: &BTreeMap<u32, (usize, u16)>) -> Xref {
+    let mut x = written.clone();
+    let mut added = 0;
+    for (&n, &(offset, gen_)) in objs {
+        if let std::collections::btree_map::Entry::Vacant(v) = x.entries.entry(n) {
+            v.insert(Entry::Offset { offset, gen_ });
+            added += 1;
+        }
+    }
+    x.notes.push(format!(
+        "{added} object{} missing from the cross-reference data found by scanning the file",
+        if added == 1 { "" } else { "s" }
+    ));
+    x
 }
 
 /// The byte offset after `startxref`, if the file has one.
@@ -403,44 +495,51 @@ fn startxref(buf: &[u8]) -> Option<usize> {
     lx.uint().and_then(|v| usize::try_from(v).ok())
 }
 
-/// Reads the file's cross-reference data, rebuilding it when it is unusable.
-/// `shift` is the position of `%PDF-` (offsets may be relative to it).
-pub fn read(buf: &[u8], shift: usize) -> Result<Xref> {
-    let why = match startxref(buf) {
-        None => "no 'startxref' at the end of the file".to_string(),
-        Some(off) => match read_chain(buf, off, shift) {
-            Ok(mut x) if x.trailer.get(b"Root").is_some() => {
-                // Objects after the last %%EOF: an update cut short.
-                if let Some(e) = memchr::memmem::rfind(buf, b"%%EOF") {
-                    let rest = &buf[e + 5..];
-                    if rest.iter().filter(|b| !b.is_ascii_whitespace()).count() > 16
-                        && memchr::memmem::find(rest, b"obj").is_some()
-                    {
-                        x.notes.push(format!(
-                            "the file looks truncated: {} bytes with objects follow the last \
-                             %%EOF and were ignored (an incremental update cut short?)",
-                            rest.len()
-                        ));
-                    }
-                }
-                return Ok(x);
-            }
-            Ok(_) => format!("the trailer at startxref {off} has no /Root"),
-            Err(e) => {
-                format!("startxref {off} does not lead to a usable cross-reference section ({e})")
-            }
-        },
+/// Reads the file's cross-reference data as written: the chain from `startxref` through
+/// /Prev and /XRefStm. `shift` is the position of `%PDF-` (offsets may be relative to it).
+/// `Ok(Err(why))` when there is none to use: no `startxref`, a first section that cannot
+/// be read, a trailer without /Root. A limit exceeded is an error.
+pub fn as_written(
+    buf: &[u8],
+    shift: usize,
+    limits: &Limits,
+) -> Result<std::result::Result<Xref, String>> {
+    let Some(off) = startxref(buf) else {
+        return Ok(Err("no 'startxref' at the end of the file".into()));
     };
-    let mut x = rebuild(buf, why)?;
-    let tail = &buf[buf.len().saturating_sub(1024)..];
-    if memchr::memmem::find(tail, b"%%EOF").is_none() {
-        x.notes.push(
-            "the file does not end with %%EOF: it looks truncated; what was read is the last \
-             complete revision found, and later updates may be lost"
-                .into(),
-        );
+    match read_chain(buf, off, shift, limits) {
+        Ok(mut x) if x.trailer.get(b"Root").is_some() => {
+            // Objects after the last %%EOF: an update cut short.
+            if let Some(e) = memchr::memmem::rfind(buf, b"%%EOF") {
+                let rest = &buf[e + 5..];
+                if rest.iter().filter(|b| !b.is_ascii_whitespace()).count() > 16
+                    && memchr::memmem::find(rest, b"obj").is_some()
+                {
+                    x.notes.push(format!(
+                        "the file looks truncated: {} bytes with objects follow the last \
+                         %%EOF and were ignored (an incremental update cut short?)",
+                        rest.len()
+                    ));
+                }
+            }
+            Ok(Ok(x))
+        }
+        Ok(_) => Ok(Err(format!("the trailer at startxref {off} has no /Root"))),
+        Err(e @ Error::Limit(_)) => Err(e),
+        Err(e) => Ok(Err(format!(
+            "startxref {off} does not lead to a usable cross-reference section ({e})"
+        ))),
     }
-    Ok(x)
+}
+
+/// A note for a file that does not end with `%%EOF`, if it does not.
+pub fn truncation_note(buf: &[u8]) -> Option<String> {
+    let tail = &buf[buf.len().saturating_sub(1024)..];
+    memchr::memmem::find(tail, b"%%EOF").is_none().then(|| {
+        "the file does not end with %%EOF: it looks truncated; what was read is the last \
+         complete revision found, and later updates may be lost"
+            .to_string()
+    })
 }
 
 #[cfg(test)]

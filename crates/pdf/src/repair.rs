@@ -1,0 +1,458 @@
+//! Reading a document whole, and refusing to write one that is not.
+//!
+//! A file's cross-reference data says where its objects are; when it is damaged (a wrong
+//! `startxref`, an unreadable section of a linearized or incrementally updated file, a
+//! truncated tail, offsets that point elsewhere), reading it as written can yield part
+//! of the document. So loading judges what it read by the document's own graph -- the
+//! [`Census`]: every object reachable from the trailer's /Root and /Info, and the page
+//! tree's leaves -- and tries, in order, until one holds the whole document:
+//!
+//! 1. the cross-reference data as written (objects not at their offsets are looked for
+//!    by scanning, object by object);
+//! 2. the same with its gaps filled from a scan of the whole file for `n g obj`, object
+//!    streams included ([`crate::xref::filled`]);
+//! 3. a table rebuilt from the scan alone, later definitions replacing earlier ones, as
+//!    qpdf and pdf.js rebuild it ([`crate::xref::rebuild`]).
+//!
+//! A reading is whole when no object the document uses is unreadable and, if it needed
+//! repair, when every reference resolves and the page tree has all the pages its root's
+//! /Count declares. (A file read cleanly as written may refer to objects it does not hold
+//! -- a null reference, §7.3.10 -- and is kept as it is, with a remark.) When no reading
+//! is whole the load fails with [`Error::Incomplete`]: writing what was read would lose
+//! part of the document.
+//!
+//! Before `decrypt` and `encrypt` write, they compare what they will write with the
+//! census of what they read ([`check_written`]): the file is read back, and its page count
+//! and the objects its catalog reaches must be the same.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::document::{Document, Pdf, collect_refs};
+use crate::error::{Error, Result};
+use crate::limits::Limits;
+use crate::object::Object;
+use crate::security::Handler;
+use crate::xref::{self, Entry, Xref};
+
+/// Which object streams a reading takes besides those its cross-reference data names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fill {
+    /// None.
+    None,
+    /// Every object stream found, for objects the cross-reference data does not list.
+    Absent,
+    /// Every object stream found, each member replacing a definition earlier in the file
+    /// (a rebuilt table, where file order is revision order).
+    Later,
+}
+
+/// A reading loaded: the document, and the objects that could not be read.
+pub(crate) struct Loaded {
+    pub(crate) doc: Document,
+    pub(crate) lost: BTreeMap<u32, String>,
+}
+
+/// Why an object the document refers to is not in it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Missing {
+    /// The file has it, but it could not be read (why).
+    Unreadable(String),
+    /// The cross-reference data marks it free.
+    Free,
+    /// Nothing in the cross-reference data (or the file) defines it.
+    Absent,
+}
+
+/// What a document holds, by its own graph.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Census {
+    /// Pages: the leaves of the page tree.
+    pub pages: usize,
+    /// The page tree root's /Count.
+    pub declared_pages: Option<i64>,
+    /// Objects reachable from the trailer's /Root and /Info that are present.
+    pub used: usize,
+    /// Objects referred to but not present: why, and the first object referring to
+    /// them (0 for the trailer).
+    pub missing: BTreeMap<u32, (Missing, u32)>,
+    /// Page-tree nodes or pages referred to but not present.
+    pub page_holes: usize,
+    /// The catalog has no page tree.
+    pub no_page_tree: bool,
+}
+
+/// The census of `doc`; `why(n)` says why object `n` is missing, if it is.
+pub(crate) fn census(doc: &Document, why: &dyn Fn(u32) -> Missing) -> Census {
+    let mut c = Census::default();
+    // Reachability from the trailer.
+    let mut todo: Vec<(u32, u32)> = Vec::new();
+    for k in [&b"Root"[..], b"Info"] {
+        if let Some(o) = doc.trailer.get(k) {
+            let mut refs = BTreeSet::new();
+            collect_refs(o, &mut refs);
+            todo.extend(refs.into_iter().map(|n| (n, 0)));
+        }
+    }
+    let mut seen = BTreeSet::new();
+    while let Some((n, from)) = todo.pop() {
+        if !seen.insert(n) {
+            continue;
+        }
+        match doc.objects.get(&n) {
+            Some((_, o)) => {
+                c.used += 1;
+                let mut refs = BTreeSet::new();
+                collect_refs(o, &mut refs);
+                todo.extend(
+                    refs.into_iter()
+                        .filter(|r| !seen.contains(r))
+                        .map(|r| (r, n)),
+                );
+            }
+            None => {
+                c.missing.insert(n, (why(n), from));
+            }
+        }
+    }
+    count_pages(doc, &mut c);
+    c
+}
+
+/// `o`, or the object it refers to (`Err(n)`: object `n` is not there).
+fn resolve<'d>(doc: &'d Document, o: &'d Object) -> std::result::Result<&'d Object, u32> {
+    match o {
+        Object::Ref(n, _) => doc.objects.get(n).map(|(_, o)| o).ok_or(*n),
+        other => Ok(other),
+    }
+}
+
+/// Counts the leaves of the page tree (a node is a dictionary with /Kids or of /Type
+/// /Pages; anything else it lists is a page), its holes, and its root's /Count. Cycles
+/// and nodes listed twice are walked once.
+fn count_pages(doc: &Document, c: &mut Census) {
+    let Some(cat) = doc
+        .trailer
+        .get(b"Root")
+        .and_then(|r| resolve(doc, r).ok())
+        .and_then(Object::dict)
+    else {
+        c.no_page_tree = true;
+        return;
+    };
+    let Some(root) = cat.get(b"Pages") else {
+        c.no_page_tree = true;
+        return;
+    };
+    c.declared_pages = resolve(doc, root)
+        .ok()
+        .and_then(Object::dict)
+        .and_then(|d| match d.get(b"Count").map(|n| resolve(doc, n)) {
+            Some(Ok(Object::Int(n))) => Some(*n),
+            _ => None,
+        });
+    let mut visited = BTreeSet::new();
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        if let Object::Ref(n, _) = node
+            && !visited.insert(*n)
+        {
+            continue;
+        }
+        let Ok(target) = resolve(doc, node) else {
+            c.page_holes += 1;
+            continue;
+        };
+        let Some(d) = target.dict() else { continue };
+        match d.get(b"Kids").map(|k| resolve(doc, k)) {
+            Some(Ok(Object::Array(kids))) => stack.extend(kids.iter()),
+            Some(Err(_)) => c.page_holes += 1,
+            _ if d.has_type(b"Pages") => {}
+            _ => c.pages += 1,
+        }
+    }
+}
+
+/// What keeps a reading from being whole, and remarks for one that is.
+#[derive(Debug, Default)]
+pub(crate) struct Judgement {
+    pub(crate) problems: Vec<String>,
+    pub(crate) remarks: Vec<String>,
+}
+
+/// The first few of `items`, and how many there are.
+fn some(items: &[String]) -> String {
+    const SHOWN: usize = 3;
+    let mut s = items[..items.len().min(SHOWN)].join("; ");
+    if items.len() > SHOWN {
+        s.push_str(&format!("; and {} more", items.len() - SHOWN));
+    }
+    s
+}
+
+fn by(from: u32) -> String {
+    if from == 0 {
+        "the trailer".into()
+    } else {
+        format!("object {from}")
+    }
+}
+
+impl Census {
+    /// Judges a reading with this census; `repaired`: the reading needed repair, so a
+    /// reference to nothing may be a loss rather than the file's own.
+    pub(crate) fn judge(&self, repaired: bool) -> Judgement {
+        let mut j = Judgement::default();
+        let mut unreadable = Vec::new();
+        let mut nothing = Vec::new();
+        for (n, (why, from)) in &self.missing {
+            match why {
+                Missing::Unreadable(e) => unreadable.push(format!(
+                    "object {n} (used by {}) is unreadable: {e}",
+                    by(*from)
+                )),
+                Missing::Free | Missing::Absent => nothing.push(format!(
+                    "object {n} (used by {}) is {}",
+                    by(*from),
+                    if *why == Missing::Free {
+                        "marked free"
+                    } else {
+                        "not in the file"
+                    }
+                )),
+            }
+        }
+        if !unreadable.is_empty() {
+            j.problems.push(format!(
+                "{} object{} the document uses cannot be read ({})",
+                unreadable.len(),
+                plural(unreadable.len()),
+                some(&unreadable)
+            ));
+        }
+        if !nothing.is_empty() {
+            let what = format!(
+                "{} object{} the document uses {} missing ({})",
+                nothing.len(),
+                plural(nothing.len()),
+                if nothing.len() == 1 { "is" } else { "are" },
+                some(&nothing)
+            );
+            if repaired {
+                j.problems.push(what);
+            } else {
+                j.remarks.push(format!(
+                    "{what}: references to nothing, which readers take as null; kept as they are"
+                ));
+            }
+        }
+        let pages = self.pages_line();
+        if self.page_holes > 0 || self.no_page_tree || self.fewer_than_declared() {
+            if repaired {
+                j.problems.push(pages);
+            } else {
+                j.remarks.push(pages);
+            }
+        }
+        j
+    }
+
+    fn fewer_than_declared(&self) -> bool {
+        self.declared_pages
+            .is_some_and(|d| usize::try_from(d).is_ok_and(|d| d > self.pages))
+    }
+
+    /// The page count, said for messages.
+    fn pages_line(&self) -> String {
+        if self.no_page_tree {
+            return "the catalog has no page tree (/Pages)".into();
+        }
+        let mut s = format!(
+            "the page tree holds {} page{}",
+            self.pages,
+            plural(self.pages)
+        );
+        if let Some(d) = self.declared_pages.filter(|&d| d != self.pages as i64) {
+            s.push_str(&format!(" where its /Count says {d}"));
+        }
+        if self.page_holes > 0 {
+            s.push_str(&format!(
+                ", and {} of the pages or page-tree nodes it lists {} missing",
+                self.page_holes,
+                if self.page_holes == 1 { "is" } else { "are" }
+            ));
+        }
+        s
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// The census of a reading loaded from `xref`.
+fn census_of(l: &Loaded, xref: &Xref) -> Census {
+    census(&l.doc, &|n| match l.lost.get(&n) {
+        Some(e) => Missing::Unreadable(e.clone()),
+        None => match xref.entries.get(&n) {
+            Some(Entry::Free) => Missing::Free,
+            _ => Missing::Absent,
+        },
+    })
+}
+
+/// The census of a document that was not read from a file with cross-reference data (an
+/// LWC payload's, already checked whole by its reader).
+pub(crate) fn census_of_document(doc: &Document) -> Census {
+    census(doc, &|_| Missing::Absent)
+}
+
+/// Loads `pdf`'s document from the first reading that holds it whole (see the module
+/// documentation).
+pub(crate) fn load(pdf: &Pdf<'_>, handler: Option<&Handler>) -> Result<(Document, Census)> {
+    let written = &pdf.xref;
+    let fill = if written.rebuilt.is_some() {
+        Fill::Later
+    } else {
+        Fill::None
+    };
+    let first = pdf.load_reading(written, handler, fill, true)?;
+    let c = census_of(&first, written);
+    let j = c.judge(written.repaired());
+    if j.problems.is_empty() {
+        return Ok(finish(first.doc, c, j.remarks, None));
+    }
+    let mut tried = Vec::new();
+    if written.rebuilt.is_none() {
+        let objs = pdf.scanned();
+        let why = format!(
+            "the cross-reference data as written does not hold the whole document ({})",
+            j.problems[0]
+        );
+        let readings = [
+            (xref::filled(written, objs), Fill::Absent),
+            (
+                xref::rebuild(pdf.bytes(), objs, why, &pdf.limits)?,
+                Fill::Later,
+            ),
+        ];
+        for (x, fill) in readings {
+            let l = match pdf.load_reading(&x, handler, fill, true) {
+                Ok(l) => l,
+                Err(e @ (Error::Limit(_) | Error::PasswordRequired)) => return Err(e),
+                Err(e) => {
+                    tried.push(e.to_string());
+                    continue;
+                }
+            };
+            let c2 = census_of(&l, &x);
+            let j2 = c2.judge(true);
+            if j2.problems.is_empty() {
+                let how = if fill == Fill::Absent {
+                    "its gaps filled by scanning the file for objects"
+                } else {
+                    "rebuilt by scanning the file for objects"
+                };
+                let note = format!(
+                    "the cross-reference data as written does not hold the whole document \
+                     ({}); read with the cross-reference data {how}: {} page{}, {} objects",
+                    j.problems.join("; "),
+                    c2.pages,
+                    plural(c2.pages),
+                    c2.used
+                );
+                return Ok(finish(l.doc, c2, j2.remarks, Some(note)));
+            }
+            tried.push(j2.problems.join("; "));
+        }
+    }
+    let mut msg = j.problems.join("; ");
+    if !tried.is_empty() {
+        msg.push_str(&format!(
+            "; repairing the cross-reference data by scanning the file for objects did not \
+             find the rest ({})",
+            tried.last().map_or("", String::as_str)
+        ));
+    }
+    Err(Error::Incomplete(msg))
+}
+
+fn finish(
+    mut doc: Document,
+    c: Census,
+    remarks: Vec<String>,
+    note: Option<String>,
+) -> (Document, Census) {
+    for r in note.into_iter().chain(remarks) {
+        doc.warn(r);
+    }
+    (doc, c)
+}
+
+/// Checks that `bytes`, the file about to be written, holds what was read: the same
+/// pages, the same number of objects reachable from its catalog and /Info, no reference
+/// to nothing that the document read did not have. `handler` opens it if it is
+/// encrypted (only its object streams are decrypted). A difference is
+/// [`Error::Incomplete`]; it would be a bug of ours, and nothing is written.
+pub fn check_written(
+    read: &Census,
+    bytes: &[u8],
+    handler: Option<&Handler>,
+    limits: &Limits,
+) -> Result<()> {
+    let fail = |what: String| {
+        Err(Error::Incomplete(format!(
+            "the file to be written {what} (a bug in cipherlab; please report it with the input)"
+        )))
+    };
+    let pdf = match Pdf::parse_with(bytes, *limits) {
+        Ok(p) => p,
+        Err(e) => return fail(format!("does not read back: {e}")),
+    };
+    let l = match pdf.load_reading(&pdf.xref, handler, Fill::None, false) {
+        Ok(l) => l,
+        Err(e) => return fail(format!("does not read back: {e}")),
+    };
+    let got = census_of(&l, &pdf.xref);
+    check_same(read, &got).or_else(fail)
+}
+
+/// Checks that the document about to be written (`prepared`) holds what was read.
+pub fn check_prepared(read: &Census, prepared: &Document) -> Result<()> {
+    check_same(read, &census_of_document(prepared)).map_err(|what| {
+        Error::Incomplete(format!(
+            "the document to be written {what} (a bug in cipherlab; please report it with the \
+             input)"
+        ))
+    })
+}
+
+/// `Err(what differs)` unless `got` has the pages and objects of `read`.
+fn check_same(read: &Census, got: &Census) -> std::result::Result<(), String> {
+    if got.pages != read.pages {
+        return Err(format!(
+            "would have {} page{} where the document read has {}",
+            got.pages,
+            plural(got.pages),
+            read.pages
+        ));
+    }
+    if got.used != read.used {
+        return Err(format!(
+            "would hold {} objects reachable from its catalog where the document read has {}",
+            got.used, read.used
+        ));
+    }
+    let unreadable = got
+        .missing
+        .values()
+        .any(|(m, _)| matches!(m, Missing::Unreadable(_)));
+    if unreadable || got.missing.len() > read.missing.len() {
+        return Err(format!(
+            "would refer to {} missing object{} where the document read refers to {}",
+            got.missing.len(),
+            plural(got.missing.len()),
+            read.missing.len()
+        ));
+    }
+    Ok(())
+}
