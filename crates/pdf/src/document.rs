@@ -239,7 +239,7 @@ impl<'a> Pdf<'a> {
         limits.check()?;
         let (header_offset, version) = header(buf)?;
         let scan = OnceCell::new();
-        let xref = match xref::as_written(buf, header_offset, &limits)? {
+        let mut xref = match xref::as_written(buf, header_offset, &limits)? {
             Ok(x) => x,
             Err(why) => {
                 let objs = scan.get_or_init(|| xref::scan_objects(buf));
@@ -248,6 +248,7 @@ impl<'a> Pdf<'a> {
                 x
             }
         };
+        xref.cut_short = xref::cut_short(buf);
         Ok(Pdf {
             buf,
             version,
@@ -343,6 +344,45 @@ impl<'a> Pdf<'a> {
                 ))),
             },
         }
+    }
+
+    /// Object `num` from the object stream the cross-reference data puts it in, that
+    /// stream alone decrypted (with `handler`) and decoded.
+    pub fn compressed_object(&self, num: u32, handler: Option<&Handler>) -> Result<Object> {
+        let Some(&Entry::Compressed { container, index }) = self.xref.entries.get(&num) else {
+            return Err(Error::Damaged(format!(
+                "object {num} is not in an object stream"
+            )));
+        };
+        let Some(&Entry::Offset { offset, .. }) = self.xref.entries.get(&container) else {
+            return Err(Error::Damaged(format!(
+                "object stream {container} is missing"
+            )));
+        };
+        let (id, obj) = self.object_at(container, offset)?;
+        let Object::Stream(mut s) = obj else {
+            return Err(Error::Damaged(format!(
+                "object stream {container} is not a stream"
+            )));
+        };
+        if let Some(h) = handler {
+            let cf = match take_crypt_filter(&mut s.dict) {
+                Some(name) => h.enc.filter(&name),
+                None => h.enc.filter(&h.enc.stmf),
+            };
+            s.data = h.decrypt(&cf, id, &s.data).0;
+        }
+        let mut values = self.limits.values;
+        let members =
+            parse_object_stream_with(&s.dict, &s.data, container, &self.limits, &mut values)?;
+        members
+            .get(index as usize)
+            .filter(|(n, _)| *n == num)
+            .or_else(|| members.iter().find(|(n, _)| *n == num))
+            .map(|(_, o)| o.clone())
+            .ok_or_else(|| {
+                Error::Damaged(format!("object {num} is not in object stream {container}"))
+            })
     }
 
     /// The /Encrypt dictionary, direct or indirect, with indirect values resolved;
@@ -723,29 +763,22 @@ impl<'a> Pdf<'a> {
                 doc.trailer.set(k, v.clone());
             }
         }
-        let root_ok = matches!(doc.trailer.get(b"Root"), Some(Object::Ref(n, _)) if doc.objects.contains_key(n));
-        if !root_ok {
+        let mut catalog = matches!(doc.trailer.get(b"Root"), Some(Object::Ref(n, _)) if doc.objects.contains_key(n));
+        if !catalog {
             let cat = doc
                 .objects
                 .iter()
                 .find(|(_, (_, o))| o.dict().is_some_and(|d| d.has_type(b"Catalog")))
                 .map(|(&n, (g, _))| (n, *g));
-            match cat {
-                Some((n, g)) => {
-                    doc.trailer.set(b"Root", Object::Ref(n, g));
-                    doc.warn(format!(
-                        "the trailer's /Root is missing or broken; using the catalog {n} {g}"
-                    ));
-                }
-                None => {
-                    return Err(Error::Damaged(
-                        "no document catalog: the trailer has no usable /Root and no /Type /Catalog object was found"
-                            .into(),
-                    ));
-                }
+            if let Some((n, g)) = cat {
+                doc.trailer.set(b"Root", Object::Ref(n, g));
+                doc.warn(format!(
+                    "the trailer's /Root is missing or broken; using the catalog {n} {g}"
+                ));
+                catalog = true;
             }
         }
-        Ok(Loaded { doc, lost })
+        Ok(Loaded { doc, lost, catalog })
     }
 }
 

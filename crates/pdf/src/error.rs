@@ -12,13 +12,14 @@ pub enum Error {
     /// The password opens neither as user nor as owner password.
     #[error(
         "wrong password: it is neither the user nor the owner password of this file \
-         ({0}); give the right one with --password"
+         ({0}); give the right one"
     )]
     WrongPassword(String),
     /// The file needs a password and none (or the empty one) was given.
     #[error(
-        "this PDF needs a password: the empty user password does not open it; \
-         give the user or owner password with --password"
+        "this PDF needs a password: the empty user password does not open it; give the \
+         user or owner password (--password-file FILE, $CIPHERLAB_PDF_PASSWORD, or on the \
+         terminal when asked; --password P works too, but other users can see it in ps)"
     )]
     PasswordRequired,
     /// Encryption we do not implement (another security handler, an unknown /CFM, ...).

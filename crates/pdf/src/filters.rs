@@ -342,6 +342,14 @@ pub fn inflate_capped(data: &[u8], what: &str, max: usize) -> Result<Vec<u8>> {
     Ok(out)
 }
 
+/// Whether `data` starts as zlib data that inflates (its first KiB is decoded): cheap
+/// evidence that a stream is not encrypted.
+pub fn inflates(data: &[u8]) -> bool {
+    let mut dec = flate2::read::ZlibDecoder::new(data);
+    let mut first = [0u8; 1024];
+    matches!(dec.read(&mut first), Ok(n) if n > 0)
+}
+
 /// Undoes a PNG (10-15) or TIFF (2) predictor.
 fn predict(data: &[u8], parms: &Dict, what: &str) -> Result<Vec<u8>> {
     let predictor = parms.int(b"Predictor").unwrap_or(1);

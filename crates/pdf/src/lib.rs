@@ -101,7 +101,7 @@ pub mod xref;
 use std::path::Path;
 
 pub use document::{Document, Pdf};
-pub use encrypt::{Cipher, Encrypted, Options, encrypt};
+pub use encrypt::{Cipher, Encrypted, Options, encrypt, encrypt_with};
 pub use error::{Error, Result};
 pub use info::{Info, info};
 pub use limits::Limits;

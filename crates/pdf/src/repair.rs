@@ -50,7 +50,12 @@ pub(crate) enum Fill {
 pub(crate) struct Loaded {
     pub(crate) doc: Document,
     pub(crate) lost: BTreeMap<u32, String>,
+    /// The trailer's /Root, or failing that an object of /Type /Catalog, was found.
+    pub(crate) catalog: bool,
 }
+
+const NO_CATALOG: &str = "no document catalog: the trailer has no usable /Root and no \
+/Type /Catalog object was found";
 
 /// Why an object the document refers to is not in it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -317,7 +322,23 @@ pub(crate) fn load(pdf: &Pdf<'_>, handler: Option<&Handler>) -> Result<(Document
     };
     let first = pdf.load_reading(written, handler, fill, true)?;
     let c = census_of(&first, written);
-    let j = c.judge(written.repaired());
+    if written.rebuilt.is_some() && handler.is_none() && looks_encrypted(&first.doc) {
+        return Err(Error::Damaged(LOOKS_ENCRYPTED.into()));
+    }
+    let mut j = c.judge(written.repaired());
+    let mut catalog = first.catalog;
+    if !first.catalog {
+        j.problems.insert(0, NO_CATALOG.into());
+    }
+    // A reading of the revision before an update cut short is whole, but not the
+    // document as last saved: a scan sees the update's objects. A rebuilt one holds them,
+    // which is the document as last saved unless the update was cut inside its objects.
+    if let Some(cut) = written
+        .cut_short
+        .filter(|c| written.rebuilt.is_none() || !c.xref_follows)
+    {
+        j.problems.push(cut.describe());
+    }
     if j.problems.is_empty() {
         return Ok(finish(first.doc, c, j.remarks, None));
     }
@@ -328,13 +349,12 @@ pub(crate) fn load(pdf: &Pdf<'_>, handler: Option<&Handler>) -> Result<(Document
             "the cross-reference data as written does not hold the whole document ({})",
             j.problems[0]
         );
-        let readings = [
-            (xref::filled(written, objs), Fill::Absent),
-            (
-                xref::rebuild(pdf.bytes(), objs, why, &pdf.limits)?,
-                Fill::Later,
-            ),
-        ];
+        let mut readings = Vec::new();
+        if written.cut_short.is_none() {
+            readings.push((xref::filled(written, objs), Fill::Absent));
+        }
+        let rebuilt = xref::rebuild(pdf.bytes(), objs, why, &pdf.limits)?;
+        readings.push((rebuilt, Fill::Later));
         for (x, fill) in readings {
             let l = match pdf.load_reading(&x, handler, fill, true) {
                 Ok(l) => l,
@@ -344,8 +364,20 @@ pub(crate) fn load(pdf: &Pdf<'_>, handler: Option<&Handler>) -> Result<(Document
                     continue;
                 }
             };
+            if handler.is_none() && looks_encrypted(&l.doc) {
+                return Err(Error::Damaged(LOOKS_ENCRYPTED.into()));
+            }
             let c2 = census_of(&l, &x);
-            let j2 = c2.judge(true);
+            let mut j2 = c2.judge(true);
+            catalog |= l.catalog;
+            if !l.catalog {
+                j2.problems.insert(0, NO_CATALOG.into());
+            }
+            // An update cut inside its objects: what is left of it is not the document
+            // as last saved either.
+            if let Some(cut) = written.cut_short.filter(|c| !c.xref_follows) {
+                j2.problems.push(cut.describe());
+            }
             if j2.problems.is_empty() {
                 let how = if fill == Fill::Absent {
                     "its gaps filled by scanning the file for objects"
@@ -365,15 +397,45 @@ pub(crate) fn load(pdf: &Pdf<'_>, handler: Option<&Handler>) -> Result<(Document
             tried.push(j2.problems.join("; "));
         }
     }
+    if !catalog {
+        return Err(Error::Damaged(NO_CATALOG.into()));
+    }
     let mut msg = j.problems.join("; ");
-    if !tried.is_empty() {
-        msg.push_str(&format!(
+    if let Some(last) = tried.last() {
+        msg.push_str(
             "; repairing the cross-reference data by scanning the file for objects did not \
-             find the rest ({})",
-            tried.last().map_or("", String::as_str)
-        ));
+             find the rest",
+        );
+        if !msg.contains(last.as_str()) {
+            msg.push_str(&format!(" ({last})"));
+        }
     }
     Err(Error::Incomplete(msg))
+}
+
+const LOOKS_ENCRYPTED: &str = "no Flate stream of the file decompresses: it looks \
+encrypted, and the trailer that held its encryption dictionary is lost, so it cannot be \
+decrypted";
+
+/// Whether a document read as unencrypted has Flate streams none of which decompresses
+/// (the first 16 tried): the sign of an encrypted file whose trailer, with a direct
+/// /Encrypt dictionary, was lost.
+fn looks_encrypted(doc: &Document) -> bool {
+    let mut flate = doc
+        .objects
+        .values()
+        .filter_map(|(_, o)| match o {
+            Object::Stream(s) => Some(s),
+            _ => None,
+        })
+        .filter(|s| {
+            crate::filters::filter_chain(&s.dict)
+                .first()
+                .is_some_and(|(f, _)| f == b"FlateDecode" || f == b"Fl")
+        })
+        .take(16)
+        .peekable();
+    flate.peek().is_some() && !flate.any(|s| crate::filters::inflates(&s.data))
 }
 
 fn finish(

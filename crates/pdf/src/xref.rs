@@ -50,6 +50,9 @@ pub struct Xref {
     /// a hybrid file's /XRefStm, the rest of a looping /Prev chain): the entries it held
     /// are unknown, so objects the document refers to may be missing from this reading.
     pub ignored: Vec<String>,
+    /// Objects follow the last `%%EOF`: an incremental update cut short
+    /// ([`cut_short`]).
+    pub cut_short: Option<CutShort>,
     /// Problems repaired while reading.
     pub notes: Vec<String>,
 }
@@ -57,8 +60,47 @@ pub struct Xref {
 impl Xref {
     /// Whether this reading needed repair: rebuilt, or parts of it ignored.
     pub fn repaired(&self) -> bool {
-        self.rebuilt.is_some() || !self.ignored.is_empty()
+        self.rebuilt.is_some() || !self.ignored.is_empty() || self.cut_short.is_some()
     }
+}
+
+/// An incremental update cut short: objects after the last `%%EOF` of the file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CutShort {
+    /// Bytes after the last `%%EOF`.
+    pub bytes: usize,
+    /// A cross-reference section begins after the last `%%EOF`: the update was cut inside
+    /// its cross-reference data or trailer, after all its objects (which a scan finds).
+    /// Otherwise it was cut inside its objects, and the rest of them are lost.
+    pub xref_follows: bool,
+}
+
+impl CutShort {
+    /// What happened, for messages.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} bytes with objects follow the last %%EOF: an incremental update cut short{}",
+            self.bytes,
+            if self.xref_follows {
+                " in its cross-reference data"
+            } else {
+                " inside its objects, the rest of which are lost"
+            }
+        )
+    }
+}
+
+/// Whether objects follow the file's last `%%EOF` (an update cut short), and how.
+pub fn cut_short(buf: &[u8]) -> Option<CutShort> {
+    let e = memchr::memmem::rfind(buf, b"%%EOF")?;
+    let rest = &buf[e + 5..];
+    (rest.iter().filter(|b| !b.is_ascii_whitespace()).count() > 16
+        && memchr::memmem::find(rest, b"obj").is_some())
+    .then(|| CutShort {
+        bytes: rest.len(),
+        xref_follows: memchr::memmem::find(rest, b"xref").is_some()
+            || memchr::memmem::find(rest, b"/XRef").is_some(),
+    })
 }
 
 /// Most sections we follow through /Prev and /XRefStm.
@@ -341,12 +383,18 @@ fn read_chain(buf: &[u8], start: usize, shift: usize, limits: &Limits) -> Result
     Ok(x)
 }
 
+/// The most bytes of a stream's dictionary read in a scan to skip its data.
+const STREAM_DICT_WINDOW: usize = 64 << 10;
+
 /// Positions of every `n g obj` in `buf`: object number to (offset, generation), the last
-/// definition of a number winning (as in incremental updates).
+/// definition of a number winning (as in incremental updates). The data of a stream whose
+/// direct /Length is right is skipped: an embedded file may be a PDF (an LWC wrapper's
+/// payload is), and its objects are not the document's.
 pub fn scan_objects(buf: &[u8]) -> BTreeMap<u32, (usize, u16)> {
     let mut out = BTreeMap::new();
+    let mut skip_to = 0;
     for q in memchr::memmem::find_iter(buf, b"obj") {
-        if buf.get(q + 3).is_some_and(|&b| !(is_ws(b) || is_delim(b))) {
+        if q < skip_to || buf.get(q + 3).is_some_and(|&b| !(is_ws(b) || is_delim(b))) {
             continue;
         }
         let mut i = q;
@@ -388,9 +436,41 @@ pub fn scan_objects(buf: &[u8]) -> BTreeMap<u32, (usize, u16)> {
             && let (Ok(n), Ok(g)) = (u32::try_from(n), u16::try_from(g))
         {
             out.insert(n, (i, g));
+            if let Some(end) = stream_data_end(buf, q + 3) {
+                skip_to = end;
+            }
         }
     }
     out
+}
+
+/// After an object's `obj` at `pos`: if a stream dictionary with a direct /Length follows,
+/// and `endstream` comes right after that many bytes of data, where the data ends.
+fn stream_data_end(buf: &[u8], pos: usize) -> Option<usize> {
+    let window = &buf[..buf.len().min(pos.saturating_add(STREAM_DICT_WINDOW))];
+    let mut lx = Lexer::new(window, pos);
+    lx.skip_ws();
+    if !window.get(lx.pos..)?.starts_with(b"<<") {
+        return None;
+    }
+    let Ok(Object::Dict(d)) = lx.object(0) else {
+        return None;
+    };
+    if !lx.eat_keyword(b"stream") {
+        return None;
+    }
+    let mut start = lx.pos;
+    if buf.get(start) == Some(&b'\r') {
+        start += 1;
+    }
+    if buf.get(start) == Some(&b'\n') {
+        start += 1;
+    }
+    let len = usize::try_from(d.int(b"Length")?).ok()?;
+    let end = start.checked_add(len).filter(|&e| e <= buf.len())?;
+    let mut lx = Lexer::new(buf, end);
+    lx.skip_ws();
+    buf[lx.pos..].starts_with(b"endstream").then_some(end)
 }
 
 /// The most bytes after the keyword `trailer` read for its dictionary in a scan: a
@@ -466,7 +546,40 @@ pub fn rebuild(
             }
         }
     }
+    // Without its trailer, an encrypted file would read as plaintext: its encryption
+    // dictionary is found by what it holds.
+    if x.trailer.get(b"Encrypt").is_none()
+        && let Some((n, g)) = find_encrypt_dict(buf, &starts, &cx)
+    {
+        x.trailer.set(b"Encrypt", Object::Ref(n, g));
+        x.notes.push(format!(
+            "no trailer names the encryption dictionary; object {n} {g} is one, and was taken"
+        ));
+    }
     Ok(x)
+}
+
+/// The last object of the file that is an encryption dictionary (a /Filter of the
+/// Standard handler or of cipherlab's LWC handler, with /O or /U); `starts`: the objects'
+/// offsets and numbers in file order.
+fn find_encrypt_dict(buf: &[u8], starts: &[(usize, u32)], cx: &Context<'_>) -> Option<(u32, u16)> {
+    let handlers = [&b"/Standard"[..], crate::lwc::HANDLER.as_bytes()];
+    starts.iter().enumerate().rev().find_map(|(i, &(off, n))| {
+        let next = starts.get(i + 1).map_or(buf.len(), |s| s.0);
+        let head = &buf[off..next.min(off + XREF_HEAD).max(off)];
+        if !handlers
+            .iter()
+            .any(|h| memchr::memmem::find(head, h).is_some())
+        {
+            return None;
+        }
+        let Ok((id, Object::Dict(d), _)) = indirect_object_in(buf, off, cx) else {
+            return None;
+        };
+        let filter = d.name(b"Filter")?;
+        let ours = filter == b"Standard" || filter == crate::lwc::HANDLER.as_bytes();
+        (id.0 == n && ours && (d.get(b"O").is_some() || d.get(b"U").is_some())).then_some(id)
+    })
 }
 
 /// The cross-reference data as written, with the gaps filled from a scan of the file
@@ -508,22 +621,7 @@ pub fn as_written(
         return Ok(Err("no 'startxref' at the end of the file".into()));
     };
     match read_chain(buf, off, shift, limits) {
-        Ok(mut x) if x.trailer.get(b"Root").is_some() => {
-            // Objects after the last %%EOF: an update cut short.
-            if let Some(e) = memchr::memmem::rfind(buf, b"%%EOF") {
-                let rest = &buf[e + 5..];
-                if rest.iter().filter(|b| !b.is_ascii_whitespace()).count() > 16
-                    && memchr::memmem::find(rest, b"obj").is_some()
-                {
-                    x.notes.push(format!(
-                        "the file looks truncated: {} bytes with objects follow the last \
-                         %%EOF and were ignored (an incremental update cut short?)",
-                        rest.len()
-                    ));
-                }
-            }
-            Ok(Ok(x))
-        }
+        Ok(x) if x.trailer.get(b"Root").is_some() => Ok(Ok(x)),
         Ok(_) => Ok(Err(format!("the trailer at startxref {off} has no /Root"))),
         Err(e @ Error::Limit(_)) => Err(e),
         Err(e) => Ok(Err(format!(
