@@ -41,8 +41,8 @@ enum Command {
     /// whether that is the user or the owner password. For a lightweight-cipher wrapper:
     /// the payload, its cipher, and the same password checks.
     ///
-    /// The password to check comes from --password-file, $CIPHERLAB_PDF_PASSWORD or
-    /// --password (info never asks for one).
+    /// The password to check comes from --password-file (or --password), else
+    /// $CIPHERLAB_PDF_PASSWORD (info never asks for one).
     #[command(after_help = EXIT_CODES)]
     Info(InfoArgs),
     /// Decrypt a PDF with its user or owner password and write it unencrypted.
@@ -52,9 +52,9 @@ enum Command {
     /// authenticated before anything is written: a modified, damaged or truncated file is
     /// an error and writes nothing.
     ///
-    /// The password comes from --password-file, else $CIPHERLAB_PDF_PASSWORD, else
-    /// --password; without one, the empty user password is tried, and if it does not open
-    /// the file the password is asked on the terminal.
+    /// The password comes from --password-file (or --password), else
+    /// $CIPHERLAB_PDF_PASSWORD; without one, the empty user password is tried, and if it
+    /// does not open the file the password is asked on the terminal.
     ///
     /// A damaged file (wrong startxref, unreadable cross-reference section, truncated) is
     /// repaired when that gives the whole document; when part of the document cannot be
@@ -75,10 +75,10 @@ enum Command {
     /// output is a PDF 2.0 wrapper whose page says what it is, the encrypted document
     /// attached; `cipherlab pdf decrypt` opens it.
     ///
-    /// The new passwords come from --user-password-file / --owner-password-file, else
-    /// $CIPHERLAB_PDF_USER_PASSWORD / $CIPHERLAB_PDF_OWNER_PASSWORD, else --user-password /
-    /// --owner-password, else they are asked on the terminal (twice). An encrypted input
-    /// is decrypted first, with its password given as for `pdf decrypt`.
+    /// The new passwords come from --user-password-file / --owner-password-file (or
+    /// --user-password / --owner-password), else $CIPHERLAB_PDF_USER_PASSWORD /
+    /// $CIPHERLAB_PDF_OWNER_PASSWORD, else they are asked on the terminal (twice). An
+    /// encrypted input is decrypted first, with its password given as for `pdf decrypt`.
     ///
     /// A damaged input is repaired when that gives the whole document, else refused
     /// (exit 7). The output is read back and checked to have the pages and objects of the
@@ -320,8 +320,8 @@ fn first_line(file: &Path, stdin_taken: bool, what: &str) -> Result<Zeroizing<St
         .map_err(|_| Error::Invalid(format!("the {what} in {} is not UTF-8", shown(file))))
 }
 
-/// A password from (in this order) `file`, the environment variable `env`, or the command
-/// line `given`; `None` if none of them has one.
+/// A password from `file` or the command line (`given`; the two exclude each other), else
+/// from the environment variable `env`; `None` if none of them has one.
 fn password_from(
     file: Option<&Path>,
     env: &str,
@@ -332,13 +332,16 @@ fn password_from(
     if let Some(f) = file {
         return first_line(f, stdin_taken, what).map(Some);
     }
-    if let Some(v) = std::env::var_os(env) {
-        return v
+    if let Some(g) = given {
+        return Ok(Some(Zeroizing::new(g.clone())));
+    }
+    match std::env::var_os(env) {
+        Some(v) => v
             .into_string()
             .map(|s| Some(Zeroizing::new(s)))
-            .map_err(|_| Error::Invalid(format!("${env} is not UTF-8")));
+            .map_err(|_| Error::Invalid(format!("${env} is not UTF-8"))),
+        None => Ok(None),
     }
-    Ok(given.map(|g| Zeroizing::new(g.clone())))
 }
 
 /// Asks for a password on the terminal; `None` when there is no terminal to ask on.

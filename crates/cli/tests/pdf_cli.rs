@@ -2247,3 +2247,451 @@ fn lwc_tampered_wrapper_releases_nothing() {
     }
     println!("lwc tampered wrappers: {n} flipped bytes, none released other content");
 }
+
+// ---- password sources, `-`, exit codes -----------------------------------------------
+
+/// `cipherlab` with `args`, environment variables `env` set, standard input `stdin` and
+/// standard output to `stdout` (a file; else captured).
+fn cl_with(
+    args: &[&str],
+    env: &[(&str, &str)],
+    stdin: Option<&[u8]>,
+    stdout: Option<std::fs::File>,
+) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut c = Command::new(bin());
+    c.args(args)
+        .env_remove("CIPHERLAB_PDF_PASSWORD")
+        .env_remove("CIPHERLAB_PDF_USER_PASSWORD")
+        .env_remove("CIPHERLAB_PDF_OWNER_PASSWORD")
+        .envs(env.iter().copied())
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stderr(Stdio::piped());
+    match stdout {
+        Some(f) => c.stdout(f),
+        None => c.stdout(Stdio::piped()),
+    };
+    let mut child = c.spawn().expect("run cipherlab");
+    if let Some(bytes) = stdin {
+        let mut i = child.stdin.take().unwrap();
+        i.write_all(bytes).unwrap();
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// The password `pdf info` says `pw` is for `f` ("user", "owner", "user+owner").
+fn password_kind(f: &Path, pw_args: &[&str], env: &[(&str, &str)]) -> Option<String> {
+    let mut a = vec!["pdf", "info", f.to_str().unwrap(), "--json"];
+    a.extend_from_slice(pw_args);
+    let o = cl_with(&a, env, None, None);
+    assert!(o.status.success(), "info {pw_args:?}: {}", stderr(&o));
+    let j: Value = serde_json::from_slice(&o.stdout).unwrap();
+    j["encryption"]["password"].as_str().map(str::to_string)
+}
+
+#[test]
+fn passwords_come_from_files_the_environment_or_the_command_line() {
+    let tmp = tmpdir();
+    let p = |n: &str| tmp.path().join(n);
+    let s = |n: &str| p(n).to_str().unwrap().to_string();
+    std::fs::write(p("in.pdf"), minimal_pdf()).unwrap();
+    // First line only; CRLF and LF both end it.
+    std::fs::write(p("user.txt"), "u-secret\nignored second line\n").unwrap();
+    std::fs::write(p("owner.txt"), "o secret with spaces\r\n").unwrap();
+    let o = cl_with(
+        &[
+            "pdf",
+            "encrypt",
+            &s("in.pdf"),
+            "-o",
+            &s("enc.pdf"),
+            "--user-password-file",
+            &s("user.txt"),
+            "--owner-password-file",
+            &s("owner.txt"),
+        ],
+        &[],
+        None,
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let enc = p("enc.pdf");
+    // The input's password: from a file, the environment, the command line.
+    assert_eq!(
+        password_kind(&enc, &["--password-file", &s("user.txt")], &[]).as_deref(),
+        Some("user")
+    );
+    assert_eq!(
+        password_kind(
+            &enc,
+            &[],
+            &[("CIPHERLAB_PDF_PASSWORD", "o secret with spaces")]
+        )
+        .as_deref(),
+        Some("owner")
+    );
+    assert_eq!(
+        password_kind(&enc, &["--password", "u-secret"], &[]).as_deref(),
+        Some("user")
+    );
+    // An explicit one wins over the environment.
+    assert_eq!(
+        password_kind(
+            &enc,
+            &["--password", "u-secret"],
+            &[("CIPHERLAB_PDF_PASSWORD", "o secret with spaces")]
+        )
+        .as_deref(),
+        Some("user")
+    );
+    let owner_file = s("owner.txt");
+    let want = text_of(&minimal_pdf(), None);
+    for (args, env) in [
+        (vec!["--password-file", owner_file.as_str()], vec![]),
+        (vec![], vec![("CIPHERLAB_PDF_PASSWORD", "u-secret")]),
+    ] {
+        let mut a = vec!["pdf", "decrypt", enc.to_str().unwrap(), "-o", "-"];
+        a.extend(args);
+        let o = cl_with(&a, &env, None, None);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(o.stdout.starts_with(b"%PDF-"));
+        if let Some(w) = &want {
+            assert_eq!(text_of(&o.stdout, None).as_ref(), Some(w));
+        }
+    }
+    // The password file from standard input, the PDF from a file.
+    let o = cl_with(
+        &[
+            "pdf",
+            "decrypt",
+            enc.to_str().unwrap(),
+            "-o",
+            &s("d.pdf"),
+            "--password-file",
+            "-",
+        ],
+        &[],
+        Some(b"u-secret\n"),
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    // New passwords from the environment.
+    let o = cl_with(
+        &[
+            "pdf",
+            "encrypt",
+            &s("in.pdf"),
+            "-o",
+            &s("enc2.pdf"),
+            "--cipher",
+            "ascon-aead128",
+        ],
+        &[
+            ("CIPHERLAB_PDF_USER_PASSWORD", "env-user"),
+            ("CIPHERLAB_PDF_OWNER_PASSWORD", "env-owner"),
+        ],
+        None,
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = cl_with(
+        &["pdf", "decrypt", &s("enc2.pdf"), "-o", &s("d2.pdf")],
+        &[("CIPHERLAB_PDF_PASSWORD", "env-owner")],
+        None,
+        None,
+    );
+    assert!(
+        o.status.success() && stderr(&o).contains("owner password"),
+        "{}",
+        stderr(&o)
+    );
+    // Without a terminal to ask on: exit 1 for a missing password, 2 for a missing new one,
+    // each naming where to give it.
+    let o = cl_with(
+        &["pdf", "decrypt", enc.to_str().unwrap(), "-o", &s("x.pdf")],
+        &[],
+        None,
+        None,
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--password-file") && stderr(&o).contains("CIPHERLAB_PDF_PASSWORD")
+    );
+    let o = cl_with(
+        &[
+            "pdf",
+            "encrypt",
+            &s("in.pdf"),
+            "-o",
+            &s("x.pdf"),
+            "--owner-password",
+            "o",
+        ],
+        &[],
+        None,
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--user-password-file")
+            && stderr(&o).contains("CIPHERLAB_PDF_USER_PASSWORD"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!p("x.pdf").exists());
+    // --password and --password-file exclude each other; help says ps shows --password.
+    let o = cl_with(
+        &[
+            "pdf",
+            "decrypt",
+            enc.to_str().unwrap(),
+            "-o",
+            &s("x.pdf"),
+            "--password",
+            "a",
+            "--password-file",
+            &s("user.txt"),
+        ],
+        &[],
+        None,
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    for sub in ["info", "decrypt", "encrypt"] {
+        let o = cl(&["pdf", sub, "--help"]);
+        let help = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            help.contains("`ps`") && help.contains("--password-file"),
+            "{sub} --help: {help}"
+        );
+        assert!(help.contains("Exit codes"), "{sub} --help");
+    }
+    // A password file that does not exist: input/output error.
+    let o = cl_with(
+        &[
+            "pdf",
+            "decrypt",
+            enc.to_str().unwrap(),
+            "-o",
+            &s("x.pdf"),
+            "--password-file",
+            &s("nope.txt"),
+        ],
+        &[],
+        None,
+        None,
+    );
+    assert_eq!(o.status.code(), Some(5), "{}", stderr(&o));
+    println!(
+        "password sources: files (LF, CRLF, stdin), environment, command line, precedence, refusals"
+    );
+}
+
+#[test]
+fn dash_is_standard_input_and_output() {
+    let tmp = tmpdir();
+    let pw = tmp.path().join("pw.txt");
+    std::fs::write(&pw, "pw\n").unwrap();
+    let pws = pw.to_str().unwrap();
+    // PDF in on stdin, encrypted PDF out on stdout.
+    let o = cl_with(
+        &[
+            "pdf",
+            "encrypt",
+            "-",
+            "-o",
+            "-",
+            "--user-password-file",
+            pws,
+            "--owner-password",
+            "owner",
+        ],
+        &[],
+        Some(&minimal_pdf()),
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("standard input") && stderr(&o).contains("standard output"));
+    let enc = o.stdout;
+    assert!(enc.starts_with(b"%PDF-"));
+    // And back through stdin/stdout.
+    let o = cl_with(
+        &["pdf", "decrypt", "-", "-o", "-", "--password-file", pws],
+        &[],
+        Some(&enc),
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    if let (Some(a), Some(b)) = (text_of(&o.stdout, None), text_of(&minimal_pdf(), None)) {
+        assert_eq!(a, b);
+    }
+    // info from stdin.
+    let o = cl_with(
+        &["pdf", "info", "-", "--json", "--password-file", pws],
+        &[],
+        Some(&enc),
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let j: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(j["file"], "standard input");
+    assert_eq!(j["encryption"]["password"], "user");
+    // A password file cannot be standard input when the PDF is.
+    let o = cl_with(
+        &["pdf", "decrypt", "-", "-o", "-", "--password-file", "-"],
+        &[],
+        Some(&enc),
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(o.stdout.is_empty());
+}
+
+/// A classic PDF whose cross-reference stream (the only one) inflates to `mib` MiB.
+fn xref_stream_bomb(mib: usize) -> Vec<u8> {
+    let mut f = b"%PDF-1.5\n".to_vec();
+    f.extend_from_slice(b"1 0 obj <</Type/Catalog/Pages 2 0 R>> endobj\n");
+    f.extend_from_slice(b"2 0 obj <</Type/Pages/Kids[]/Count 0>> endobj\n");
+    let x = f.len();
+    let z = cipherlab_pdf::filters::deflate(&vec![0u8; mib << 20]);
+    f.extend_from_slice(
+        format!(
+            "3 0 obj <</Type/XRef/W[1 2 1]/Size 4/Root 1 0 R/Filter/FlateDecode/Length {}>>\nstream\n",
+            z.len()
+        )
+        .as_bytes(),
+    );
+    f.extend_from_slice(&z);
+    f.extend_from_slice(format!("\nendstream endobj\nstartxref\n{x}\n%%EOF\n").as_bytes());
+    f
+}
+
+#[test]
+fn every_exit_code() {
+    let tmp = tmpdir();
+    let p = |n: &str| tmp.path().join(n).to_str().unwrap().to_string();
+    std::fs::write(p("in.pdf"), minimal_pdf()).unwrap();
+    std::fs::write(p("exists.pdf"), b"keep").unwrap();
+    std::fs::write(p("not.pdf"), b"hello, world").unwrap();
+    // A page whose content stream is cut away: the document cannot be kept whole.
+    let good = minimal_pdf();
+    let cut = good.windows(8).position(|w| w == b"4 0 obj\n").unwrap();
+    let mut lossy = good[..cut].to_vec();
+    lossy.extend_from_slice(b"\n%%EOF\n");
+    std::fs::write(p("lossy.pdf"), &lossy).unwrap();
+    std::fs::write(p("bomb.pdf"), xref_stream_bomb(2)).unwrap();
+    let enc = |input: &str, out: &str, extra: &[&str]| {
+        let mut a = vec![
+            "pdf",
+            "encrypt",
+            input,
+            "-o",
+            out,
+            "--user-password",
+            "u",
+            "--owner-password",
+            "o",
+        ];
+        a.extend_from_slice(extra);
+        cl(&a)
+    };
+    let o = enc(&p("in.pdf"), &p("enc.pdf"), &[]);
+    let mut seen = vec![(0, o)];
+    seen.push((
+        1,
+        cl(&[
+            "pdf",
+            "decrypt",
+            &p("enc.pdf"),
+            "-o",
+            &p("x.pdf"),
+            "--password",
+            "wrong",
+        ]),
+    ));
+    seen.push((2, enc(&p("in.pdf"), &p("x.pdf"), &["--cipher", "des"])));
+    seen.push((2, cl(&["pdf", "decrypt", &p("in.pdf"), "--no-such-option"])));
+    seen.push((3, cl(&["pdf", "decrypt", &p("not.pdf"), "-o", &p("x.pdf")])));
+    seen.push((4, enc(&p("in.pdf"), &p("exists.pdf"), &[])));
+    seen.push((
+        5,
+        cl(&["pdf", "decrypt", &p("missing.pdf"), "-o", &p("x.pdf")]),
+    ));
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .ok();
+    let have_full = full.is_some();
+    if let Some(f) = full {
+        seen.push((
+            6,
+            cl_with(
+                &["pdf", "decrypt", &p("in.pdf"), "-o", "-"],
+                &[],
+                None,
+                Some(f),
+            ),
+        ));
+    }
+    seen.push((7, enc(&p("lossy.pdf"), &p("x.pdf"), &[])));
+    seen.push((
+        7,
+        cl(&["pdf", "decrypt", &p("lossy.pdf"), "-o", &p("x.pdf")]),
+    ));
+    seen.push((
+        8,
+        cl(&[
+            "pdf",
+            "decrypt",
+            &p("bomb.pdf"),
+            "-o",
+            &p("x.pdf"),
+            "--max-stream-mib",
+            "1",
+        ]),
+    ));
+    seen.push((
+        8,
+        cl(&["pdf", "info", &p("bomb.pdf"), "--max-stream-mib", "1"]),
+    ));
+    for (want, o) in &seen {
+        assert_eq!(
+            o.status.code(),
+            Some(*want),
+            "exit {want} expected: {}",
+            stderr(o)
+        );
+        if *want != 0 {
+            assert!(stderr(o).contains("error"), "exit {want} without a message");
+        }
+    }
+    assert!(
+        !tmp.path().join("x.pdf").exists(),
+        "a failed run left its output"
+    );
+    assert_eq!(std::fs::read(p("exists.pdf")).unwrap(), b"keep");
+    let msg = |i: usize| stderr(&seen[i].1);
+    let k = seen.iter().position(|(c, _)| *c == 3).unwrap();
+    assert!(msg(k).contains("not a PDF"), "{}", msg(k));
+    let k = seen.iter().position(|(c, _)| *c == 7).unwrap();
+    assert!(
+        msg(k).contains("cannot be kept whole") && msg(k).contains("qpdf"),
+        "{}",
+        msg(k)
+    );
+    let k = seen.iter().position(|(c, _)| *c == 8).unwrap();
+    assert!(msg(k).contains("--max-stream-mib"), "{}", msg(k));
+    if have_full {
+        let k = seen.iter().position(|(c, _)| *c == 6).unwrap();
+        assert!(msg(k).contains("disk full"), "{}", msg(k));
+    }
+    // With the default limits the same file reads.
+    let o = cl(&["pdf", "info", &p("bomb.pdf")]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    println!("exit codes 0-8 each seen ({} runs)", seen.len());
+}
