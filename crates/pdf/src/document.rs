@@ -31,6 +31,9 @@ pub struct Pdf<'a> {
     pub limits: Limits,
     scan: OnceCell<BTreeMap<u32, (usize, u16)>>,
     endstreams: EndstreamCache,
+    /// Cross-reference entries that did not lead to their object (found by scanning, or
+    /// not at all).
+    misplaced: std::cell::Cell<usize>,
 }
 
 /// A loaded (and, if it was encrypted, decrypted) document.
@@ -248,7 +251,7 @@ impl<'a> Pdf<'a> {
                 x
             }
         };
-        xref.cut_short = xref::cut_short(buf);
+        xref.cut_short = xref::cut_short(buf).or(xref.cut_short);
         Ok(Pdf {
             buf,
             version,
@@ -257,6 +260,7 @@ impl<'a> Pdf<'a> {
             limits,
             scan,
             endstreams: EndstreamCache::default(),
+            misplaced: std::cell::Cell::new(0),
         })
     }
 
@@ -289,6 +293,8 @@ impl<'a> Pdf<'a> {
             Ok((id, o, _)) if id.0 == num => Ok((id, o)),
             Err(e @ Error::Limit(_)) => Err(e),
             other => {
+                // The entry does not lead to its object: the data (or the object) is damaged.
+                self.misplaced.set(self.misplaced.get() + 1);
                 let e = match other {
                     Ok((id, _, _)) => Error::Damaged(format!(
                         "cross-reference entry of object {num} points at object {} (offset {offset})",
@@ -502,6 +508,7 @@ impl<'a> Pdf<'a> {
             Some(Object::Ref(n, _)) => Some(*n),
             _ => None,
         };
+        let misplaced_before = self.misplaced.get();
         let mut doc = Document {
             version: self.version.clone(),
             trailer: Dict::new(),
@@ -671,7 +678,11 @@ impl<'a> Pdf<'a> {
                 for (n, o) in &members[&c] {
                     let take = *n != 0
                         && match fill {
-                            Fill::Absent => !xref.entries.contains_key(n),
+                            Fill::Absent => match xref.entries.get(n) {
+                                None => true,
+                                Some(Entry::Free) => xref.damaged_entries.contains(n),
+                                Some(_) => false,
+                            },
                             Fill::Later => defined_at.get(n).is_none_or(|&d| d < at),
                             Fill::None => false,
                         };
@@ -763,7 +774,13 @@ impl<'a> Pdf<'a> {
                 doc.trailer.set(k, v.clone());
             }
         }
-        let mut catalog = matches!(doc.trailer.get(b"Root"), Some(Object::Ref(n, _)) if doc.objects.contains_key(n));
+        // The catalog: a dictionary of /Type /Catalog, or at least one with a page tree.
+        let is_catalog = |o: &Object| {
+            o.dict()
+                .is_some_and(|d| d.has_type(b"Catalog") || d.get(b"Pages").is_some())
+        };
+        let mut catalog = matches!(doc.trailer.get(b"Root"), Some(Object::Ref(n, _))
+            if doc.objects.get(n).is_some_and(|(_, o)| is_catalog(o)));
         if !catalog {
             let cat = doc
                 .objects
@@ -778,7 +795,23 @@ impl<'a> Pdf<'a> {
                 catalog = true;
             }
         }
-        Ok(Loaded { doc, lost, catalog })
+        let members = members.values().flatten().map(|(n, _)| *n).collect();
+        let misplaced = self.misplaced.get() - misplaced_before;
+        if misplaced > 0 {
+            doc.warn(format!(
+                "{misplaced} cross-reference entr{} did not lead to {} object; looked for by \
+                 scanning the file",
+                if misplaced == 1 { "y" } else { "ies" },
+                if misplaced == 1 { "its" } else { "their" }
+            ));
+        }
+        Ok(Loaded {
+            doc,
+            lost,
+            catalog,
+            members,
+            misplaced,
+        })
     }
 }
 

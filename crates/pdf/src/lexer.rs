@@ -529,12 +529,7 @@ pub fn indirect_object_in(
                     len.map_or("missing".to_string(), |l| l.to_string())
                 )));
             };
-            let mut lx = Lexer::new(buf, after);
-            let end_pos = if lx.eat_keyword(b"endobj") {
-                lx.pos
-            } else {
-                after
-            };
+            let end_pos = object_end(buf, after, id)?;
             return Ok((
                 id,
                 Object::Stream(Stream {
@@ -544,20 +539,46 @@ pub fn indirect_object_in(
                 end_pos,
             ));
         }
-        lx.pos = save;
-        let end_pos = if lx.eat_keyword(b"endobj") {
-            lx.pos
-        } else {
-            save
-        };
+        let end_pos = object_end(buf, save, id)?;
         return Ok((id, Object::Dict(dict), end_pos));
     }
-    let end_pos = if lx.eat_keyword(b"endobj") {
-        lx.pos
-    } else {
-        save
-    };
+    let end_pos = object_end(buf, save, id)?;
     Ok((id, obj, end_pos))
+}
+
+/// Where object `id`, whose value ends at `pos`, ends: after its `endobj`. A missing
+/// `endobj` is tolerated when the next object, a cross-reference section or the end of
+/// the file follows; anything else there means the object is damaged (a stream whose
+/// `stream` keyword was lost reads as a dictionary followed by its data), and reading it
+/// would silently change what it is.
+fn object_end(buf: &[u8], pos: usize, id: ObjId) -> Result<usize> {
+    let mut lx = Lexer::new(buf, pos);
+    if lx.eat_keyword(b"endobj") {
+        return Ok(lx.pos);
+    }
+    lx.skip_ws();
+    let at = lx.pos;
+    let rest = &buf[at..];
+    let next_header = {
+        let mut h = Lexer::new(buf, at);
+        h.uint().is_some() && h.uint().is_some() && h.eat_keyword(b"obj")
+    };
+    if rest.is_empty()
+        || next_header
+        || [&b"xref"[..], b"trailer", b"startxref", b"%%EOF"]
+            .iter()
+            .any(|k| rest.starts_with(k))
+    {
+        return Ok(pos);
+    }
+    Err(syntax(
+        at,
+        format!(
+            "object {} {} is followed by unexpected data where 'endobj' should be: it is \
+             damaged",
+            id.0, id.1
+        ),
+    ))
 }
 
 #[cfg(test)]

@@ -52,6 +52,10 @@ pub(crate) struct Loaded {
     pub(crate) lost: BTreeMap<u32, String>,
     /// The trailer's /Root, or failing that an object of /Type /Catalog, was found.
     pub(crate) catalog: bool,
+    /// Objects seen in the object streams read, taken or not.
+    pub(crate) members: BTreeSet<u32>,
+    /// Objects found away from where the cross-reference data said: the data is damaged.
+    pub(crate) misplaced: usize,
 }
 
 const NO_CATALOG: &str = "no document catalog: the trailer has no usable /Root and no \
@@ -66,6 +70,9 @@ pub enum Missing {
     Free,
     /// Nothing in the cross-reference data (or the file) defines it.
     Absent,
+    /// The cross-reference data does not list it (or lists it as free by mistake), but the
+    /// file holds it: the data is damaged.
+    Unlisted,
 }
 
 /// What a document holds, by its own graph.
@@ -84,6 +91,12 @@ pub struct Census {
     pub page_holes: usize,
     /// The catalog has no page tree.
     pub no_page_tree: bool,
+    /// Objects of /Type /Page that the page tree does not reach.
+    pub orphan_pages: usize,
+    /// Page-tree nodes or pages reached more than once (a loop, or a node listed twice).
+    pub page_revisits: usize,
+    /// The catalog and the page-tree nodes reached (object numbers).
+    pub nodes: Vec<u32>,
 }
 
 /// The census of `doc`; `why(n)` says why object `n` is missing, if it is.
@@ -135,6 +148,9 @@ fn resolve<'d>(doc: &'d Document, o: &'d Object) -> std::result::Result<&'d Obje
 /// /Pages; anything else it lists is a page), its holes, and its root's /Count. Cycles
 /// and nodes listed twice are walked once.
 fn count_pages(doc: &Document, c: &mut Census) {
+    if let Some(Object::Ref(n, _)) = doc.trailer.get(b"Root") {
+        c.nodes.push(*n);
+    }
     let Some(cat) = doc
         .trailer
         .get(b"Root")
@@ -161,6 +177,7 @@ fn count_pages(doc: &Document, c: &mut Census) {
         if let Object::Ref(n, _) = node
             && !visited.insert(*n)
         {
+            c.page_revisits += 1;
             continue;
         }
         let Ok(target) = resolve(doc, node) else {
@@ -169,12 +186,24 @@ fn count_pages(doc: &Document, c: &mut Census) {
         };
         let Some(d) = target.dict() else { continue };
         match d.get(b"Kids").map(|k| resolve(doc, k)) {
-            Some(Ok(Object::Array(kids))) => stack.extend(kids.iter()),
+            Some(Ok(Object::Array(kids))) => {
+                if let Object::Ref(n, _) = node {
+                    c.nodes.push(*n);
+                }
+                stack.extend(kids.iter());
+            }
             Some(Err(_)) => c.page_holes += 1,
             _ if d.has_type(b"Pages") => {}
             _ => c.pages += 1,
         }
     }
+    c.orphan_pages = doc
+        .objects
+        .iter()
+        .filter(|(n, (_, o))| {
+            !visited.contains(*n) && o.dict().is_some_and(|d| d.has_type(b"Page"))
+        })
+        .count();
 }
 
 /// What keeps a reading from being whole, and remarks for one that is.
@@ -215,6 +244,11 @@ impl Census {
                     "object {n} (used by {}) is unreadable: {e}",
                     by(*from)
                 )),
+                Missing::Unlisted => unreadable.push(format!(
+                    "object {n} (used by {}) is in the file but the cross-reference data does \
+                     not list it",
+                    by(*from)
+                )),
                 Missing::Free | Missing::Absent => nothing.push(format!(
                     "object {n} (used by {}) is {}",
                     by(*from),
@@ -250,8 +284,29 @@ impl Census {
                 ));
             }
         }
+        if repaired && self.page_revisits > 0 {
+            j.problems.push(format!(
+                "the page tree reaches {} of its nodes or pages more than once (it loops, or \
+                 lists one twice)",
+                self.page_revisits
+            ));
+        }
+        // In a repaired reading, a page the tree does not reach is a sign that the node
+        // that listed it was lost (the older revision's node is read instead).
+        if repaired && self.orphan_pages > 0 {
+            j.problems.push(format!(
+                "{} page object{} of the file {} not in the page tree (a page-tree node that \
+                 listed {} was lost?)",
+                self.orphan_pages,
+                plural(self.orphan_pages),
+                if self.orphan_pages == 1 { "is" } else { "are" },
+                if self.orphan_pages == 1 { "it" } else { "them" }
+            ));
+        }
         let pages = self.pages_line();
-        if self.page_holes > 0 || self.no_page_tree || self.fewer_than_declared() {
+        if self.no_page_tree {
+            j.problems.push(pages);
+        } else if self.page_holes > 0 || self.fewer_than_declared() {
             if repaired {
                 j.problems.push(pages);
             } else {
@@ -294,14 +349,22 @@ fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
-/// The census of a reading loaded from `xref`.
-fn census_of(l: &Loaded, xref: &Xref) -> Census {
+/// The census of a reading of `pdf` loaded from `xref`. An object the document uses that
+/// the reading lacks, but the file holds, is [`Missing::Unlisted`].
+fn census_of(pdf: &Pdf<'_>, l: &Loaded, xref: &Xref) -> Census {
     census(&l.doc, &|n| match l.lost.get(&n) {
         Some(e) => Missing::Unreadable(e.clone()),
-        None => match xref.entries.get(&n) {
-            Some(Entry::Free) => Missing::Free,
-            _ => Missing::Absent,
-        },
+        None => {
+            let free = matches!(xref.entries.get(&n), Some(Entry::Free))
+                && !xref.damaged_entries.contains(&n);
+            if free {
+                Missing::Free
+            } else if l.members.contains(&n) || pdf.scanned().contains_key(&n) {
+                Missing::Unlisted
+            } else {
+                Missing::Absent
+            }
+        }
     })
 }
 
@@ -321,11 +384,24 @@ pub(crate) fn load(pdf: &Pdf<'_>, handler: Option<&Handler>) -> Result<(Document
         Fill::None
     };
     let first = pdf.load_reading(written, handler, fill, true)?;
-    let c = census_of(&first, written);
+    let c = census_of(pdf, &first, written);
     if written.rebuilt.is_some() && handler.is_none() && looks_encrypted(&first.doc) {
         return Err(Error::Damaged(LOOKS_ENCRYPTED.into()));
     }
-    let mut j = c.judge(written.repaired());
+    let repaired = written.repaired() || first.misplaced > 0;
+    let mut j = c.judge(repaired);
+    if repaired {
+        j.problems.extend(debris(pdf, &first));
+    }
+    if written.rebuilt.is_some() {
+        j.problems.extend(cut_inside_an_object(pdf, &first));
+        j.problems.extend(listed_but_gone(pdf));
+    }
+    // Pages the tree does not reach, in a file read as written: is the tree an older
+    // revision's, because the cross-reference data leads to stale definitions?
+    if j.problems.is_empty() && c.orphan_pages > 0 && written.rebuilt.is_none() {
+        j.problems.extend(stale_page_tree(pdf, &c));
+    }
     let mut catalog = first.catalog;
     if !first.catalog {
         j.problems.insert(0, NO_CATALOG.into());
@@ -367,8 +443,13 @@ pub(crate) fn load(pdf: &Pdf<'_>, handler: Option<&Handler>) -> Result<(Document
             if handler.is_none() && looks_encrypted(&l.doc) {
                 return Err(Error::Damaged(LOOKS_ENCRYPTED.into()));
             }
-            let c2 = census_of(&l, &x);
+            let c2 = census_of(pdf, &l, &x);
             let mut j2 = c2.judge(true);
+            j2.problems.extend(debris(pdf, &l));
+            if fill == Fill::Later {
+                j2.problems.extend(cut_inside_an_object(pdf, &l));
+                j2.problems.extend(listed_but_gone(pdf));
+            }
             catalog |= l.catalog;
             if !l.catalog {
                 j2.problems.insert(0, NO_CATALOG.into());
@@ -411,6 +492,95 @@ pub(crate) fn load(pdf: &Pdf<'_>, handler: Option<&Handler>) -> Result<(Document
         }
     }
     Err(Error::Incomplete(msg))
+}
+
+/// For a reading rebuilt by scanning a file that does not end with `%%EOF`: whether the
+/// file ends inside its last object (which cannot be read): then it was cut short inside
+/// its objects, and what followed is lost, whatever the rest holds. The last object may
+/// be a cross-reference stream, which the rebuilt reading does not need.
+fn cut_inside_an_object(pdf: &Pdf<'_>, l: &Loaded) -> Option<String> {
+    let buf = pdf.bytes();
+    xref::truncation_note(buf)?;
+    let (&n, &(off, _)) = pdf.scanned().iter().max_by_key(|(_, (off, _))| *off)?;
+    let head = &buf[off..buf.len().min(off + 4096)];
+    (l.lost.contains_key(&n) && memchr::memmem::find(head, b"/XRef").is_none()).then(|| {
+        format!(
+            "the file is cut short inside object {n} (from byte {off}): it is truncated, and \
+             whatever followed is lost"
+        )
+    })
+}
+
+/// For a repaired reading: the objects of the file it could not read, used or not (a
+/// cross-reference stream aside, which no reading needs). Damage that made them
+/// unreadable may have taken what referred to them too -- the page-tree node of an update,
+/// say, whose pages are now this debris.
+fn debris(pdf: &Pdf<'_>, l: &Loaded) -> Option<String> {
+    let buf = pdf.bytes();
+    let scan = pdf.scanned();
+    let unread: Vec<u32> = l
+        .lost
+        .keys()
+        .copied()
+        .filter(|n| {
+            scan.get(n).is_none_or(|&(off, _)| {
+                memchr::memmem::find(&buf[off..buf.len().min(off + 4096)], b"/XRef").is_none()
+            })
+        })
+        .collect();
+    let first = unread.first()?;
+    Some(format!(
+        "{} object{} of the file cannot be read (first: {first}), and what the damage took \
+         with {} is unknown",
+        unread.len(),
+        plural(unread.len()),
+        if unread.len() == 1 { "it" } else { "them" }
+    ))
+}
+
+/// For a reading rebuilt by scanning: whether the last cross-reference section of the
+/// file lists objects that the file does not hold (then the revision it describes lost
+/// objects, whatever the scan found of older ones).
+fn listed_but_gone(pdf: &Pdf<'_>) -> Option<String> {
+    let objs = pdf.scanned();
+    let gone: Vec<u32> = xref::newest_section_entries(pdf.bytes(), objs, &pdf.limits)
+        .into_iter()
+        .filter(|(n, e)| match e {
+            Entry::Offset { .. } => !objs.contains_key(n),
+            Entry::Compressed { container, .. } => !objs.contains_key(container),
+            Entry::Free => false,
+        })
+        .map(|(n, _)| n)
+        .collect();
+    let first = gone.first()?;
+    Some(format!(
+        "the last cross-reference section of the file lists {} object{} that the file does \
+         not hold (first: {first}): the revision it describes lost them",
+        gone.len(),
+        plural(gone.len())
+    ))
+}
+
+/// Whether a catalog or page-tree node of the reading as written was read from an older
+/// definition than the last one in the file (an update's, which its cross-reference data
+/// should name but, being damaged, does not).
+fn stale_page_tree(pdf: &Pdf<'_>, c: &Census) -> Option<String> {
+    let scan = pdf.scanned();
+    c.nodes.iter().find_map(|n| {
+        let Some(Entry::Offset { offset, .. }) = pdf.xref.entries.get(n) else {
+            return None;
+        };
+        let &(last, _) = scan.get(n)?;
+        (last > *offset).then(|| {
+            format!(
+                "{} page object{} not in the page tree, and its node {n} is read from byte \
+                 {offset} while the file defines it again at byte {last}: the cross-reference \
+                 data leads to an older revision",
+                c.orphan_pages,
+                if c.orphan_pages == 1 { " is" } else { "s are" }
+            )
+        })
+    })
 }
 
 const LOOKS_ENCRYPTED: &str = "no Flate stream of the file decompresses: it looks \
@@ -474,7 +644,7 @@ pub fn check_written(
         Ok(l) => l,
         Err(e) => return fail(format!("does not read back: {e}")),
     };
-    let got = census_of(&l, &pdf.xref);
+    let got = census_of(&pdf, &l, &pdf.xref);
     check_same(read, &got).or_else(fail)
 }
 

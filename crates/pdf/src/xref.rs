@@ -50,9 +50,14 @@ pub struct Xref {
     /// a hybrid file's /XRefStm, the rest of a looping /Prev chain): the entries it held
     /// are unknown, so objects the document refers to may be missing from this reading.
     pub ignored: Vec<String>,
-    /// Objects follow the last `%%EOF`: an incremental update cut short
-    /// ([`cut_short`]).
+    /// Objects follow the file's last `startxref`: a later revision this reading does not
+    /// see ([`cut_short`]).
     pub cut_short: Option<CutShort>,
+    /// Where the sections of the chain read start, in file order.
+    pub section_offsets: Vec<usize>,
+    /// Objects whose entry says "in use" at offset 0 (or in a type-2 entry out of range):
+    /// read as free, but a sign of damaged data rather than of a deleted object.
+    pub damaged_entries: BTreeSet<u32>,
     /// Problems repaired while reading.
     pub notes: Vec<String>,
 }
@@ -64,43 +69,209 @@ impl Xref {
     }
 }
 
-/// An incremental update cut short: objects after the last `%%EOF` of the file.
+/// A later revision the cross-reference data as written does not see: objects after the
+/// file's last `startxref` (an incremental update cut short, or one whose `startxref` was
+/// damaged or blanked).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CutShort {
-    /// Bytes after the last `%%EOF`.
+    /// Bytes after the last `startxref` and its `%%EOF`.
     pub bytes: usize,
-    /// A cross-reference section begins after the last `%%EOF`: the update was cut inside
-    /// its cross-reference data or trailer, after all its objects (which a scan finds).
-    /// Otherwise it was cut inside its objects, and the rest of them are lost.
+    /// A cross-reference section begins there: the update kept all its objects (a scan
+    /// finds them) and lost its end. Otherwise it may have lost objects too.
     pub xref_follows: bool,
+    /// Instead: a readable cross-reference section at this offset, later in the file than
+    /// every section of the chain from `startxref` (which leads to an older revision).
+    pub section: Option<usize>,
 }
 
 impl CutShort {
     /// What happened, for messages.
     pub fn describe(&self) -> String {
+        if let Some(at) = self.section {
+            return format!(
+                "the cross-reference section at byte {at} is later in the file than those \
+                 startxref leads to: startxref leads to an older revision"
+            );
+        }
         format!(
-            "{} bytes with objects follow the last %%EOF: an incremental update cut short{}",
+            "{} bytes with objects follow the file's last startxref: a later revision (an \
+             incremental update) that the cross-reference data as written does not see{}",
             self.bytes,
             if self.xref_follows {
-                " in its cross-reference data"
+                ""
             } else {
-                " inside its objects, the rest of which are lost"
+                ", cut short or damaged before its cross-reference section, so some of its \
+                 objects may be lost"
             }
         )
     }
 }
 
-/// Whether objects follow the file's last `%%EOF` (an update cut short), and how.
+/// Whether objects follow the file's last `startxref` (and the offset and `%%EOF` after
+/// it), and how: what follows (white space and NUL padding aside) holds `obj`, or is the
+/// start of an object header cut anywhere (`12`, `12 0`, `12 0 o`).
 pub fn cut_short(buf: &[u8]) -> Option<CutShort> {
-    let e = memchr::memmem::rfind(buf, b"%%EOF")?;
-    let rest = &buf[e + 5..];
-    (rest.iter().filter(|b| !b.is_ascii_whitespace()).count() > 16
-        && memchr::memmem::find(rest, b"obj").is_some())
-    .then(|| CutShort {
-        bytes: rest.len(),
+    let sx = memchr::memmem::rfind(buf, b"startxref")?;
+    let mut lx = Lexer::new(buf, sx + 9);
+    lx.uint();
+    lx.skip_ws();
+    let mut after = lx.pos;
+    if buf[after..].starts_with(b"%%EOF") {
+        after += 5;
+    }
+    let rest = &buf[after..];
+    let start = rest.iter().position(|&b| !(is_ws(b) || b == 0))?;
+    let rest = &rest[start..];
+    (memchr::memmem::find(rest, b"obj").is_some() || header_prefix(rest)).then(|| CutShort {
+        bytes: buf.len() - after,
         xref_follows: memchr::memmem::find(rest, b"xref").is_some()
             || memchr::memmem::find(rest, b"/XRef").is_some(),
+        section: None,
     })
+}
+
+/// The most later sections tried by [`later_section`].
+const LATER_TRIES: usize = 16;
+
+/// A cross-reference section later in the file than every section of the chain `x` was
+/// read from (its entries readable, its trailer perhaps not): then `startxref` leads to an
+/// older revision.
+fn later_section(buf: &[u8], x: &Xref, limits: &Limits) -> Option<usize> {
+    let newest = *x.section_offsets.last()?;
+    let region = buf.get(newest + 1..)?;
+    // Tables: `xref` at the start of a line (not the end of `startxref`), with entries.
+    let tables = memchr::memmem::rfind_iter(region, b"xref")
+        .map(|p| newest + 1 + p)
+        .filter(|&p| matches!(buf[p - 1], b'\n' | b'\r'))
+        .take(LATER_TRIES)
+        .find(|&p| !table_entries(buf, p).is_empty());
+    if tables.is_some() {
+        return tables;
+    }
+    // Streams: objects that start after the newest section and name /XRef. The scan
+    // starts at that section itself, so that the tail of its own header (`7 0 obj` of
+    // `37 0 obj`) is not taken for an object.
+    let mut objs: Vec<usize> = scan_objects(buf.get(newest..)?)
+        .values()
+        .filter(|&&(o, _)| o > 0)
+        .map(|&(o, _)| newest + o)
+        .collect();
+    objs.sort_unstable();
+    objs.into_iter()
+        .rev()
+        .filter(|&o| names_xref(buf, o))
+        .take(LATER_TRIES)
+        .find(|&o| stream_section(buf, o, limits).is_ok())
+}
+
+/// Whether the object at `o` names /XRef near its start.
+fn names_xref(buf: &[u8], o: usize) -> bool {
+    memchr::memmem::find(&buf[o..buf.len().min(o + XREF_HEAD)], b"/XRef").is_some()
+}
+
+/// The entries of the classic table at `pos`, as many as can be read (none if there is
+/// no table there): enough to see what a section whose trailer is damaged lists.
+fn table_entries(buf: &[u8], pos: usize) -> Vec<(u32, Entry)> {
+    let mut lx = Lexer::new(buf, pos);
+    let mut out = Vec::new();
+    if !lx.eat_keyword(b"xref") {
+        return out;
+    }
+    while let (Some(start), Some(count)) = (lx.uint(), lx.uint()) {
+        for i in 0..count {
+            let (Some(off), Some(_)) = (lx.uint(), lx.uint()) else {
+                return out;
+            };
+            let free = if lx.eat_keyword(b"n") {
+                false
+            } else if lx.eat_keyword(b"f") {
+                true
+            } else {
+                return out;
+            };
+            let (Some(num), Ok(offset)) = (
+                start.checked_add(i).and_then(|n| u32::try_from(n).ok()),
+                usize::try_from(off),
+            ) else {
+                return out;
+            };
+            out.push((
+                num,
+                if free || offset == 0 {
+                    Entry::Free
+                } else {
+                    Entry::Offset { offset, gen_: 0 }
+                },
+            ));
+        }
+    }
+    out
+}
+
+/// The in-use entries of the cross-reference section that starts last in the file (a
+/// table, or a stream among `objs`, the objects a scan found), as far as they can be read.
+pub fn newest_section_entries(
+    buf: &[u8],
+    objs: &BTreeMap<u32, (usize, u16)>,
+    limits: &Limits,
+) -> Vec<(u32, Entry)> {
+    let table = memchr::memmem::rfind_iter(buf, b"xref")
+        .filter(|&p| p > 0 && matches!(buf[p - 1], b'\n' | b'\r'))
+        .take(LATER_TRIES)
+        .map(|p| (p, table_entries(buf, p)))
+        .find(|(_, e)| !e.is_empty());
+    let mut starts: Vec<usize> = objs.values().map(|&(o, _)| o).collect();
+    starts.sort_unstable();
+    let stream = starts
+        .into_iter()
+        .rev()
+        .filter(|&o| names_xref(buf, o))
+        .take(LATER_TRIES)
+        .find_map(|o| stream_section(buf, o, limits).ok().map(|s| (o, s.entries)));
+    let newest = match (table, stream) {
+        (Some(t), Some(s)) if s.0 > t.0 => s.1,
+        (Some(t), _) => t.1,
+        (None, Some(s)) => s.1,
+        (None, None) => Vec::new(),
+    };
+    newest
+        .into_iter()
+        .filter(|(_, e)| !matches!(e, Entry::Free))
+        .collect()
+}
+
+/// Whether `rest` is all of it the beginning of `n g obj` (digits, white space, digits,
+/// white space, a prefix of `obj`).
+fn header_prefix(rest: &[u8]) -> bool {
+    let digits = |s: &[u8]| s.iter().take_while(|b| b.is_ascii_digit()).count();
+    let spaces = |s: &[u8]| s.iter().take_while(|&&b| is_ws(b)).count();
+    let trimmed = &rest[..rest.len() - rest.iter().rev().take_while(|&&b| is_ws(b)).count()];
+    let mut s = trimmed;
+    let d = digits(s);
+    if d == 0 {
+        return false;
+    }
+    s = &s[d..];
+    for part in 0..3 {
+        let w = spaces(s);
+        if s.len() == w {
+            return true;
+        }
+        if w == 0 {
+            return false;
+        }
+        s = &s[w..];
+        if part == 0 {
+            let d = digits(s);
+            if d == 0 {
+                return false;
+            }
+            s = &s[d..];
+        } else {
+            return b"obj".starts_with(s);
+        }
+    }
+    false
 }
 
 /// Most sections we follow through /Prev and /XRefStm.
@@ -111,6 +282,8 @@ struct Section {
     entries: Vec<(u32, Entry)>,
     trailer: Dict,
     stream_obj: Option<u32>,
+    /// Entries in use with an impossible place, read as free.
+    damaged: Vec<u32>,
 }
 
 fn table_section(buf: &[u8], pos: usize, limits: &Limits) -> Result<Section> {
@@ -119,6 +292,7 @@ fn table_section(buf: &[u8], pos: usize, limits: &Limits) -> Result<Section> {
         return Err(syntax(pos, "expected 'xref'"));
     }
     let mut entries = Vec::new();
+    let mut damaged = Vec::new();
     loop {
         if lx.eat_keyword(b"trailer") {
             break;
@@ -153,7 +327,16 @@ fn table_section(buf: &[u8], pos: usize, limits: &Limits) -> Result<Section> {
                 return Err(syntax(at, "object number out of range"));
             };
             let e = match (free, usize::try_from(off), u16::try_from(g)) {
+                (false, Ok(offset), Ok(_)) if offset > 0 && num == 0 => {
+                    // Object 0 is never in use: the entry's number is damaged.
+                    damaged.push(0);
+                    Entry::Free
+                }
                 (false, Ok(offset), Ok(gen_)) if offset > 0 => Entry::Offset { offset, gen_ },
+                (false, ..) => {
+                    damaged.push(num);
+                    Entry::Free
+                }
                 _ => Entry::Free,
             };
             if entries.len() >= limits.objects {
@@ -170,6 +353,7 @@ fn table_section(buf: &[u8], pos: usize, limits: &Limits) -> Result<Section> {
         entries,
         trailer,
         stream_obj: None,
+        damaged,
     })
 }
 
@@ -212,6 +396,7 @@ fn stream_section(buf: &[u8], pos: usize, limits: &Limits) -> Result<Section> {
     };
     let field = |b: &[u8]| b.iter().fold(0u64, |a, &x| a << 8 | u64::from(x));
     let mut entries = Vec::new();
+    let mut damaged = Vec::new();
     let mut rows = data.chunks_exact(row);
     for pair in index.chunks_exact(2) {
         let (start, count) = (pair[0], pair[1]);
@@ -230,11 +415,19 @@ fn stream_section(buf: &[u8], pos: usize, limits: &Limits) -> Result<Section> {
                 0 => Entry::Free,
                 1 => match (usize::try_from(field(b)), u16::try_from(field(c))) {
                     (Ok(offset), Ok(gen_)) if offset > 0 => Entry::Offset { offset, gen_ },
-                    _ => Entry::Free,
+                    _ => {
+                        damaged.push(num);
+                        Entry::Free
+                    }
                 },
                 2 => match (u32::try_from(field(b)), u32::try_from(field(c))) {
-                    (Ok(container), Ok(index)) => Entry::Compressed { container, index },
-                    _ => Entry::Free,
+                    (Ok(container), Ok(index)) if container > 0 => {
+                        Entry::Compressed { container, index }
+                    }
+                    _ => {
+                        damaged.push(num);
+                        Entry::Free
+                    }
                 },
                 _ => Entry::Free, // unknown types are null references (§7.5.8.3)
             };
@@ -248,6 +441,7 @@ fn stream_section(buf: &[u8], pos: usize, limits: &Limits) -> Result<Section> {
         entries,
         trailer: s.dict,
         stream_obj: Some(id.0),
+        damaged,
     })
 }
 
@@ -311,12 +505,18 @@ fn read_chain(buf: &[u8], start: usize, shift: usize, limits: &Limits) -> Result
         }
         // Offsets may count from the header rather than the file's start (junk before it).
         let sec = match section_at(buf, pos, limits) {
+            Ok(s) => Ok((s, pos)),
             Err(e @ Error::Limit(_)) => return Err(e),
-            Err(e) if shift > 0 => section_at(buf, pos + shift, limits).map_err(|_| e),
-            other => other,
+            Err(e) if shift > 0 => section_at(buf, pos + shift, limits)
+                .map(|s| (s, pos + shift))
+                .map_err(|_| e),
+            Err(e) => Err(e),
         };
         let sec = match sec {
-            Ok(s) => s,
+            Ok((s, at)) => {
+                x.section_offsets.push(at);
+                s
+            }
             Err(e) if first => return Err(e),
             Err(e @ Error::Limit(_)) => return Err(e),
             Err(e) => {
@@ -332,6 +532,11 @@ fn read_chain(buf: &[u8], start: usize, shift: usize, limits: &Limits) -> Result
         for (n, e) in sec.entries {
             local.entry(n).or_insert(e);
         }
+        if sec.damaged.contains(&0) {
+            x.ignored
+                .push("an entry lists object 0 (never an object) as in use".into());
+        }
+        x.damaged_entries.extend(sec.damaged);
         if let Some(n) = sec.stream_obj {
             x.xref_stream = true;
             x.xref_stream_objects.insert(n);
@@ -346,6 +551,8 @@ fn read_chain(buf: &[u8], start: usize, shift: usize, limits: &Limits) -> Result
             match section_at(buf, off, limits) {
                 Ok(s) => {
                     x.xref_stream = true;
+                    x.section_offsets.push(off);
+                    x.damaged_entries.extend(s.damaged);
                     if let Some(n) = s.stream_obj {
                         x.xref_stream_objects.insert(n);
                     }
@@ -380,6 +587,7 @@ fn read_chain(buf: &[u8], start: usize, shift: usize, limits: &Limits) -> Result
             .int(b"Prev")
             .and_then(|p| usize::try_from(p).ok());
     }
+    x.section_offsets.sort_unstable();
     Ok(x)
 }
 
@@ -540,7 +748,7 @@ pub fn rebuild(
     }
     trailers.sort_by_key(|t| t.0);
     for (_, d) in trailers {
-        for k in [&b"Root"[..], b"Info", b"ID", b"Encrypt"] {
+        for k in [&b"Root"[..], b"Info", b"ID", b"Encrypt", b"Size"] {
             if let Some(v) = d.get(k) {
                 x.trailer.set(k, v.clone());
             }
@@ -583,14 +791,20 @@ fn find_encrypt_dict(buf: &[u8], starts: &[(usize, u32)], cx: &Context<'_>) -> O
 }
 
 /// The cross-reference data as written, with the gaps filled from a scan of the file
-/// (`objs`, from [`scan_objects`]): objects the sections do not list at all are taken
-/// where the scan found them. Entries the sections mark free stay free.
+/// (`objs`, from [`scan_objects`]): objects the sections do not list at all, or list as
+/// in use at an impossible place, are taken where the scan found them. Entries the
+/// sections mark free stay free.
 pub fn filled(written: &Xref, objs: &BTreeMap<u32, (usize, u16)>) -> Xref {
     let mut x = written.clone();
     let mut added = 0;
     for (&n, &(offset, gen_)) in objs {
-        if let std::collections::btree_map::Entry::Vacant(v) = x.entries.entry(n) {
-            v.insert(Entry::Offset { offset, gen_ });
+        let gap = match x.entries.get(&n) {
+            None => true,
+            Some(Entry::Free) => written.damaged_entries.contains(&n),
+            Some(_) => false,
+        };
+        if gap {
+            x.entries.insert(n, Entry::Offset { offset, gen_ });
             added += 1;
         }
     }
@@ -621,7 +835,16 @@ pub fn as_written(
         return Ok(Err("no 'startxref' at the end of the file".into()));
     };
     match read_chain(buf, off, shift, limits) {
-        Ok(x) if x.trailer.get(b"Root").is_some() => Ok(Ok(x)),
+        Ok(mut x) if x.trailer.get(b"Root").is_some() => {
+            if let Some(at) = later_section(buf, &x, limits) {
+                x.cut_short = Some(CutShort {
+                    bytes: buf.len() - at,
+                    xref_follows: true,
+                    section: Some(at),
+                });
+            }
+            Ok(Ok(x))
+        }
         Ok(_) => Ok(Err(format!("the trailer at startxref {off} has no /Root"))),
         Err(e @ Error::Limit(_)) => Err(e),
         Err(e) => Ok(Err(format!(
@@ -644,6 +867,34 @@ pub fn truncation_note(buf: &[u8]) -> Option<String> {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+
+    #[test]
+    fn an_update_cut_short_is_seen() {
+        let base = b"%PDF-1.4\n1 0 obj 1 endobj\nxref\n0 1\ntrailer<<>>\nstartxref\n9\n%%EOF\n";
+        for (tail, cut) in [
+            (&b""[..], false),
+            (b"\r\n\0\0\0", false),
+            (b"2", true),
+            (b"2 0", true),
+            (b"2 0 o", true),
+            (b"2 0 obj <</A 1>> endobj", true),
+            (b"2 0 x", false),
+            (b"junk", false),
+            (
+                b"2 0 obj <</A 1>> endobj\nxref\n0 1\ntrailer<<>>\nstartx",
+                true,
+            ),
+        ] {
+            let mut f = base.to_vec();
+            f.extend_from_slice(tail);
+            assert_eq!(
+                cut_short(&f).is_some(),
+                cut,
+                "{:?}",
+                String::from_utf8_lossy(tail)
+            );
+        }
+    }
 
     #[test]
     fn scan_finds_objects() {
