@@ -4,6 +4,10 @@
 /// Everything the catalogue can refuse.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum Error {
+    /// A hash request that cannot be served (customization for a plain hash, a length a
+    /// fixed hash does not give, an output above the limit).
+    #[error("{0}")]
+    Hash(String),
     /// The name matches no algorithm.
     #[error("unknown cipher \"{name}\"{}", did_you_mean(.suggestions))]
     UnknownCipher {

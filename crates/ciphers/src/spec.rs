@@ -7,6 +7,15 @@
 //! default (OpenSSL's habit: `blowfish-cbc` and `rc2-cbc` are 128-bit, `rc4` is 128-bit,
 //! `3des-cbc` is 168-bit); the canonical name always spells it. `rc2-<bits>` uses as many
 //! effective key bits as key bits (OpenSSL's `rc2-40-cbc`, BouncyCastle's default).
+//!
+//! OpenSSL's own spellings are accepted too, as the descriptors' aliases list them
+//! ([`crate::catalogue::Alias`]): `des-ede3-cbc` and `des3` (3des-168-cbc), `des-ede-cbc`
+//! (3des-112-cbc), `bf-cbc` and `bf` (blowfish-128-cbc), `aes128` (aes-128-cbc), `des`
+//! (des-cbc), `rc2` (rc2-128-cbc).
+//!
+//! Names are parsed here, at the edge (command line, vector files, configuration); code
+//! inside passes [`CipherSpec`] values, built for fixed sets with [`CipherSpec::of`],
+//! which checks them when the program is compiled.
 
 use std::fmt;
 use std::str::FromStr;
@@ -110,6 +119,46 @@ impl std::hash::Hash for Algorithm {
 }
 
 impl CipherSpec {
+    /// The spec of `algorithm` with a `key_bits` key and `mode` (PKCS#7 padding where the
+    /// mode pads). For fixed sets of ciphers: in a `const`, an invalid combination (a key
+    /// size the algorithm does not take, a block cipher without a mode, GCM with another
+    /// cipher than AES) stops compilation.
+    pub const fn of(
+        algorithm: &'static Algorithm,
+        key_bits: u16,
+        mode: Option<Mode>,
+    ) -> CipherSpec {
+        let k = algorithm.key_bits;
+        assert!(
+            key_bits >= k.min && key_bits <= k.max && (key_bits - k.min).is_multiple_of(k.step),
+            "a key size the algorithm does not take"
+        );
+        match (algorithm.kind, mode) {
+            (Kind::Block, None) => panic!("a block cipher needs a mode"),
+            (Kind::Block, Some(Mode::Gcm)) => {
+                assert!(
+                    matches!(algorithm.id, AlgorithmId::Aes),
+                    "GCM is AES's only"
+                );
+            }
+            (Kind::Block, Some(_)) => {}
+            (_, Some(_)) => panic!("only block ciphers take a mode"),
+            (_, None) => {}
+        }
+        CipherSpec {
+            algorithm,
+            key_bits,
+            mode,
+            padding: Padding::Pkcs7,
+            effective_bits: None,
+        }
+    }
+
+    /// The spec of `algorithm` at its default key size, for ciphers without a mode.
+    pub const fn aead(algorithm: &'static Algorithm) -> CipherSpec {
+        CipherSpec::of(algorithm, algorithm.key_bits.default, None)
+    }
+
     /// Parses a name; see the module doc for the grammar.
     pub fn parse(name: &str) -> Result<CipherSpec, Error> {
         let lower = name.trim().to_ascii_lowercase();
@@ -139,28 +188,53 @@ impl CipherSpec {
         }
     }
 
+    /// The nonce and tag sizes of an authenticating spec (AES-GCM: 12 and 16 bytes, SP
+    /// 800-38D's recommended nonce; the AEADs: their descriptor's).
+    fn aead_sizes(&self) -> Option<crate::catalogue::AeadSizes> {
+        match self.mode {
+            Some(Mode::Gcm) => Some(crate::catalogue::AeadSizes { nonce: 12, tag: 16 }),
+            _ => self.algorithm.aead,
+        }
+    }
+
     /// IV or nonce length in bytes (0 for ECB and RC4).
     pub fn iv_len(&self) -> usize {
+        if let Some(a) = self.aead_sizes() {
+            return a.nonce;
+        }
         match (self.algorithm.kind, self.mode) {
             (Kind::Block, Some(Mode::Ecb)) => 0,
-            (Kind::Block, Some(Mode::Gcm)) => 12,
             (Kind::Block, _) => self.algorithm.block_bytes,
-            (Kind::Stream, _) => 0,
-            (Kind::Aead, _) => match self.algorithm.id {
-                AlgorithmId::ChaCha20Poly1305 => 12,
-                _ => 16,
-            },
+            _ => 0,
         }
     }
 
     /// Whether the spec authenticates (AES-GCM and the AEADs).
     pub fn is_aead(&self) -> bool {
-        self.algorithm.kind == Kind::Aead || self.mode == Some(Mode::Gcm)
+        self.aead_sizes().is_some()
     }
 
     /// Tag length in bytes (0 without authentication).
     pub fn tag_len(&self) -> usize {
-        if self.is_aead() { 16 } else { 0 }
+        self.aead_sizes().map_or(0, |a| a.tag)
+    }
+
+    /// Its id in the file container (docs/format.md), if it is an AEAD the container
+    /// takes.
+    pub fn container_id(&self) -> Option<u8> {
+        if !self.is_aead() {
+            return None;
+        }
+        self.algorithm.container_id(self.key_bits)
+    }
+
+    /// The spec a container id stands for.
+    pub fn from_container_id(id: u8) -> Option<CipherSpec> {
+        ALGORITHMS.iter().copied().find_map(|a| {
+            let c = a.container.iter().find(|c| c.id == id)?;
+            let mode = (a.kind == Kind::Block).then_some(Mode::Gcm);
+            Some(CipherSpec::of(a, c.key_bits, mode))
+        })
     }
 
     /// Whether the output is padded to whole blocks.
@@ -210,10 +284,42 @@ impl FromStr for CipherSpec {
     }
 }
 
+/// `name` with an OpenSSL alias at its start replaced by the canonical stem (and key size),
+/// or, for an alias alone, the canonical name it stands for.
+fn unalias(name: &str) -> Option<String> {
+    let mut aliases: Vec<(&'static Algorithm, &crate::catalogue::Alias)> = ALGORITHMS
+        .iter()
+        .flat_map(|a| a.aliases.iter().map(move |x| (*a, x)))
+        .collect();
+    // Longest first: `des-ede3` before `des-ede` before `des`.
+    aliases.sort_by_key(|(_, x)| std::cmp::Reverse(x.name.len()));
+    aliases.into_iter().find_map(|(a, x)| {
+        let stem = match x.key_bits {
+            Some(bits) if a.key_bits.min != a.key_bits.max => format!("{}-{bits}", a.name),
+            _ => a.name.to_string(),
+        };
+        if name == x.name {
+            let mode = x.bare_mode?;
+            return Some(format!("{stem}-{}", mode.as_str()));
+        }
+        let rest = name.strip_prefix(x.name)?.strip_prefix('-')?;
+        // `des-cbc` is the canonical stem `des` already: only rewrite real aliases.
+        (x.name != a.name).then(|| format!("{stem}-{rest}"))
+    })
+}
+
 /// `None` when no algorithm stem matches; `Some(Err)` for a known algorithm used wrongly.
 fn parse_parts(name: &str) -> Option<Result<CipherSpec, Error>> {
+    if let Some(canonical) = unalias(name) {
+        return parse_canonical(&canonical);
+    }
+    parse_canonical(name)
+}
+
+/// [`parse_parts`] for a name in cipherlab's own grammar.
+fn parse_canonical(name: &str) -> Option<Result<CipherSpec, Error>> {
     // Longest stem first, so `ascon-128a` is not read as `ascon-128` + `a`.
-    let mut stems: Vec<&'static Algorithm> = ALGORITHMS.iter().collect();
+    let mut stems: Vec<&'static Algorithm> = ALGORITHMS.to_vec();
     stems.sort_by_key(|a| std::cmp::Reverse(a.name.len()));
     let algorithm = stems
         .into_iter()
@@ -367,6 +473,61 @@ mod tests {
         assert_eq!(
             CipherSpec::parse("des-ecb").map(|s| s.key_len()).ok(),
             Some(8)
+        );
+    }
+
+    /// OpenSSL's spellings name the same ciphers (`openssl enc -list`).
+    #[test]
+    fn openssl_aliases() {
+        for (alias, canonical) in [
+            ("des-ede3-cbc", "3des-168-cbc"),
+            ("des-ede3", "3des-168-ecb"),
+            ("des-ede3-cfb", "3des-168-cfb"),
+            ("des-ede-cbc", "3des-112-cbc"),
+            ("des-ede", "3des-112-ecb"),
+            ("des3", "3des-168-cbc"),
+            ("bf-cbc", "blowfish-128-cbc"),
+            ("bf-ecb", "blowfish-128-ecb"),
+            ("bf", "blowfish-128-cbc"),
+            ("aes128", "aes-128-cbc"),
+            ("aes256", "aes-256-cbc"),
+            ("des", "des-cbc"),
+            ("des-ecb", "des-ecb"),
+            ("rc2", "rc2-128-cbc"),
+            ("rc2-40-cbc", "rc2-40-cbc"),
+            ("rc4-40", "rc4-40"),
+            ("DES-EDE3-CBC", "3des-168-cbc"),
+        ] {
+            assert_eq!(canon(alias), canonical, "{alias}");
+        }
+    }
+
+    #[test]
+    fn const_specs_and_container_ids() {
+        use crate::catalogue::{AES, ASCON_AEAD128, CHACHA20_POLY1305};
+        const GCM: CipherSpec = CipherSpec::of(&AES, 256, Some(Mode::Gcm));
+        assert_eq!(GCM.to_string(), "aes-256-gcm");
+        assert_eq!(
+            (GCM.iv_len(), GCM.tag_len(), GCM.container_id()),
+            (12, 16, Some(3))
+        );
+        let cbc = CipherSpec::of(&AES, 128, Some(Mode::Cbc));
+        assert_eq!(
+            (cbc.iv_len(), cbc.tag_len(), cbc.container_id()),
+            (16, 0, None)
+        );
+        assert_eq!(CipherSpec::aead(&CHACHA20_POLY1305).iv_len(), 12);
+        assert_eq!(CipherSpec::aead(&ASCON_AEAD128).container_id(), Some(5));
+        for id in 0..=255u8 {
+            if let Some(s) = CipherSpec::from_container_id(id) {
+                assert_eq!(s.container_id(), Some(id), "{s}");
+            }
+        }
+        assert_eq!(
+            CipherSpec::from_container_id(1)
+                .map(|s| s.to_string())
+                .as_deref(),
+            Some("aes-128-gcm")
         );
     }
 

@@ -44,14 +44,24 @@ pub struct Common {
     /// given, output byte for byte as `openssl enc -K -iv -nosalt` and Java's JCE.
     #[arg(long)]
     pub raw: bool,
-    /// Raw mode: the key in hex (or use --key-file).
+    /// Raw mode: the key in hex. `ps` and shell history show it: prefer --key-hex-file
+    /// (or a key file, --key-file).
     #[arg(
         long,
         value_name = "HEX",
         requires = "raw",
-        conflicts_with = "key_file"
+        conflicts_with_all = ["key_file", "key_hex_file"]
     )]
     pub key: Option<String>,
+    /// Raw mode: read the key in hex from this file's first line; `-` reads it from
+    /// standard input (then the input must be a file).
+    #[arg(
+        long,
+        value_name = "FILE",
+        requires = "raw",
+        conflicts_with = "key_file"
+    )]
+    pub key_hex_file: Option<PathBuf>,
     /// Raw mode: the IV or nonce in hex (none for ECB and RC4).
     #[arg(long, value_name = "HEX", requires = "raw")]
     pub iv: Option<String>,
@@ -82,7 +92,14 @@ pub struct Args {
     /// Argon2id lanes (passphrases).
     #[arg(long, default_value_t = 4)]
     argon2_lanes: u8,
+    /// Allow Argon2id memory and passes below the floor (19 MiB, 2 passes: OWASP's
+    /// minimum). A stolen file's passphrase is then cheaper to guess.
+    #[arg(long)]
+    argon2_allow_weak: bool,
 }
+
+/// Passphrases shorter than this (in characters) get a warning.
+const SHORT_PASSPHRASE: usize = 12;
 
 /// Runs `cipherlab encrypt`.
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
@@ -111,8 +128,10 @@ fn encrypt(args: &Args) -> Result<(), Error> {
             passes: args.argon2_passes,
             lanes: args.argon2_lanes,
         },
+        allow_weak_argon2: args.argon2_allow_weak,
         provider: c.provider.clone(),
         threads: c.threads,
+        ..SealOptions::default()
     };
     if let Some(spec) = &cipher
         && !format::is_container_cipher(spec)
@@ -121,8 +140,24 @@ fn encrypt(args: &Args) -> Result<(), Error> {
     }
     let creds = credentials(c, true)?;
     let secret = creds.secret();
-    if let Secret::Passphrase(_) = secret {
+    if let Secret::Passphrase(pw) = secret {
         opts.argon2.check()?;
+        if !opts.argon2.at_least(&format::ARGON2_FLOOR) && opts.allow_weak_argon2 {
+            eprintln!(
+                "cipherlab: warning: Argon2id below the floor ({} MiB, {} passes): a stolen \
+                 file's passphrase is cheaper to guess",
+                format::ARGON2_FLOOR.memory_kib / 1024,
+                format::ARGON2_FLOOR.passes
+            );
+        }
+        let chars = String::from_utf8_lossy(pw).chars().count();
+        if chars < SHORT_PASSPHRASE {
+            eprintln!(
+                "cipherlab: warning: the passphrase has {chars} characters; with fewer than \
+                 {SHORT_PASSPHRASE} it may be guessed despite Argon2id -- prefer several random \
+                 words"
+            );
+        }
     }
     run_container(c, |input, out, progress| {
         cipherlab_seal::encrypt_to(input, out, secret, &opts, progress).map(Done::from)
@@ -306,6 +341,33 @@ fn progress_bar(size: Option<u64>) -> Option<indicatif::ProgressBar> {
     Some(bar)
 }
 
+/// `--key-hex-file`: the first line of `path` (standard input for `-`, unless the input
+/// is read from there too).
+fn read_hex_key(path: &Path, input: Option<&Path>) -> Result<Zeroizing<String>, Error> {
+    use std::io::BufRead;
+    let mut line = Zeroizing::new(String::new());
+    if output::is_std(Some(path)) {
+        if output::is_std(input) {
+            return Err(Error::Usage(
+                "--key-hex-file - reads the key from standard input, so the input must be a \
+                 file"
+                    .into(),
+            ));
+        }
+        std::io::stdin()
+            .lock()
+            .read_line(&mut line)
+            .map_err(|e| Error::io("reading the key from standard input", e))?;
+    } else {
+        let f = std::fs::File::open(path)
+            .map_err(|e| Error::io(format!("opening {}", path.display()), e))?;
+        std::io::BufReader::new(f)
+            .read_line(&mut line)
+            .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
+    }
+    Ok(line)
+}
+
 /// `--raw`: the user's cipher, key and IV, streamed; warnings first.
 pub(crate) fn run_raw(
     encrypting: bool,
@@ -318,6 +380,19 @@ pub(crate) fn run_raw(
         ));
     }
     let key_file = c.key_file.as_deref().map(KeyFile::load).transpose()?;
+    if let (Some(s), Some(k)) = (&cipher, &key_file)
+        && s.with_padding(cipherlab_seal::Padding::Pkcs7)
+            != k.spec().with_padding(cipherlab_seal::Padding::Pkcs7)
+    {
+        // As the container path does: a key is for one cipher. Above all, a container's
+        // key must not become the raw key of another cipher.
+        return Err(Error::Usage(format!(
+            "the key file is for {} but --cipher asks for {s}: a key serves one cipher (a \
+             container's key above all must not become another cipher's raw key); drop \
+             --cipher, or make a key for {s} with `cipherlab keygen --cipher {s} -o FILE`",
+            k.spec()
+        )));
+    }
     let mut spec = match (cipher, &key_file) {
         (Some(s), _) => s,
         (None, Some(k)) => *k.spec(),
@@ -330,14 +405,20 @@ pub(crate) fn run_raw(
     if c.no_pad {
         spec = spec.with_padding(cipherlab_seal::Padding::None);
     }
-    let key = match (&c.key, &key_file) {
+    let hex_key = match (&c.key, &c.key_hex_file) {
+        (Some(h), _) => Some(Zeroizing::new(h.clone())),
+        (None, Some(f)) => Some(read_hex_key(f, c.input.as_deref())?),
+        (None, None) => None,
+    };
+    let key = match (&hex_key, &key_file) {
         (Some(hex), _) => Zeroizing::new(
-            hex::decode(hex.trim()).map_err(|_| Error::Usage("--key is not hexadecimal".into()))?,
+            hex::decode(hex.trim())
+                .map_err(|_| Error::Usage("the raw key is not hexadecimal".into()))?,
         ),
         (None, Some(k)) => Zeroizing::new(k.key().to_vec()),
         (None, None) => {
             return Err(Error::Usage(format!(
-                "--raw needs the key: --key HEX ({} hex digits for {spec}) or --key-file FILE",
+                "--raw needs the key: --key-hex-file FILE, --key HEX ({} hex digits for {spec}) or --key-file FILE",
                 2 * spec.key_len()
             )));
         }

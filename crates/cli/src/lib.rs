@@ -4,7 +4,4 @@
 
 #![forbid(unsafe_code)]
 
-// As the binary sees it; clippy judges the fn-pointer fields differently in a library.
-#[allow(clippy::type_complexity)]
-mod registry;
 pub mod vectors;

@@ -4,8 +4,9 @@
 
 use std::process::ExitCode;
 
-use cipherlab_ciphers::{ALGORITHMS, Algorithm, CipherSpec, Kind, Mode, Padding, providers};
-use cipherlab_lwc::info::{self as lwc_info, Kind as LwcKind};
+use cipherlab_ciphers::{
+    ALGORITHMS, Algorithm, AlgorithmId, CipherSpec, HASHES, HashAlgorithm, Kind, Mode, providers,
+};
 use serde_json::{Value, json};
 
 /// Options of `cipherlab list`.
@@ -22,13 +23,7 @@ pub struct Args {
 /// A representative spec of `a` (default key size; CBC for block ciphers) for sizes.
 fn representative(a: &'static Algorithm) -> CipherSpec {
     let mode = (a.kind == Kind::Block).then_some(Mode::Cbc);
-    CipherSpec {
-        algorithm: a,
-        key_bits: a.key_bits.default,
-        mode,
-        padding: Padding::Pkcs7,
-        effective_bits: None,
-    }
+    CipherSpec::of(a, a.key_bits.default, mode)
 }
 
 /// Provider names for `spec`, the default first.
@@ -57,7 +52,7 @@ fn cipher_row(a: &'static Algorithm) -> Value {
     let modes: Vec<&str> = if a.kind == Kind::Block {
         Mode::ALL
             .iter()
-            .filter(|m| **m != Mode::Gcm || a.name == "aes")
+            .filter(|m| **m != Mode::Gcm || a.id == AlgorithmId::Aes)
             .map(|m| m.as_str())
             .collect()
     } else {
@@ -69,33 +64,24 @@ fn cipher_row(a: &'static Algorithm) -> Value {
         "key_bytes": spec.key_len(), "block_bytes": a.block_bytes, "rounds": a.rounds,
         "nonce_bytes": spec.iv_len(), "tag_bytes": spec.tag_len(), "rate_bytes": a.block_bytes,
         "modes": modes, "status": a.status.as_str(), "source": a.source,
+        "spec": a.reference, "aliases": a.aliases.iter().map(|x| x.name).collect::<Vec<_>>(),
         "providers": provider_names(&spec),
     })
 }
 
-fn hash_row(h: &lwc_info::AlgorithmInfo) -> Value {
-    let kind = match h.kind {
-        LwcKind::Hash => "hash",
-        LwcKind::Xof => "xof",
-        LwcKind::Cxof => "cxof",
-        LwcKind::Aead => "aead",
-    };
+fn hash_row(h: &HashAlgorithm) -> Value {
     json!({
-        "name": h.name, "kind": kind, "key_bytes": 0, "nonce_bytes": 0, "tag_bytes": h.tag_len,
-        "rate_bytes": h.rate, "permutation": h.permutation, "spec": h.spec, "status": "modern",
-        "providers": ["cipherlab"],
+        "name": h.name, "kind": h.kind.as_str(), "key_bytes": 0, "nonce_bytes": 0,
+        "tag_bytes": h.output_len, "rate_bytes": h.rate, "permutation": h.permutation,
+        "spec": h.reference, "status": h.status.as_str(), "providers": ["cipherlab"],
     })
 }
 
 /// Prints the catalogue.
 #[allow(clippy::print_literal)] // headers share the rows' format string, so columns line up
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
-    let ciphers: Vec<Value> = ALGORITHMS.iter().map(cipher_row).collect();
-    let hashes: Vec<Value> = lwc_info::ALGORITHMS
-        .iter()
-        .filter(|h| h.kind != LwcKind::Aead)
-        .map(hash_row)
-        .collect();
+    let ciphers: Vec<Value> = ALGORITHMS.iter().copied().map(cipher_row).collect();
+    let hashes: Vec<Value> = HASHES.iter().map(hash_row).collect();
     if args.json {
         let all: Vec<&Value> = ciphers.iter().chain(&hashes).collect();
         println!("{}", serde_json::to_string_pretty(&all)?);
@@ -167,7 +153,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         "\nSizes in bytes, key sizes in bits. Block ciphers take a mode: -ecb -cbc -cfb -cfb8 -cfb1 -ofb -ctr\n\
          (and -gcm for AES), e.g. aes-256-gcm, 3des-168-cbc, blowfish-448-ecb, rc4-2048. BLOCK is the rate\n\
          for the sponge AEADs; IV/N is the IV (CBC shown) or nonce. Legacy and broken ciphers are for\n\
-         measurement and old data."
+         measurement and old data. OpenSSL's spellings work too: des-ede3-cbc, bf-cbc, aes128, des3."
     );
     Ok(ExitCode::SUCCESS)
 }

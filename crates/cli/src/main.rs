@@ -6,10 +6,12 @@ mod bench;
 mod compare;
 mod decrypt;
 mod encrypt;
+mod exit;
+mod interrupt;
 mod keygen;
 mod list;
 mod pdf;
-mod registry;
+mod platforms;
 mod report;
 mod results;
 mod vectors;
@@ -65,10 +67,14 @@ enum Command {
     /// bootstrap interval and a verdict (faster, slower, no significant change), rank
     /// agreement per study, and machine differences.
     Compare(compare::Args),
+    /// The runners of other language runtimes (platforms/): `doctor` (what is installed,
+    /// and how to install the rest) and `check` (conformance against cipherlab).
+    Platforms(platforms::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    interrupt::remove_outputs_on_signals();
     let result = match cli.command {
         Command::List(args) => list::run(&args),
         Command::Vectors(args) => vectors::run(&args),
@@ -79,12 +85,13 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::run(&args),
         Command::Report(args) => report::run(&args),
         Command::Compare(args) => compare::run(&args),
+        Command::Platforms(args) => platforms::run(&args),
     };
     match result {
         Ok(code) => code,
         Err(e) => {
             eprintln!("cipherlab: error: {e:#}");
-            ExitCode::from(2)
+            ExitCode::from(exit::code_of(&e))
         }
     }
 }

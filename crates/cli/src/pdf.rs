@@ -3,14 +3,16 @@
 //! Passwords come from a file, an environment variable or the terminal, never only from
 //! the command line where `ps` shows them (`--password` and the like still work, for
 //! scripts that accept that). `-` is standard input or output. Errors exit with the code
-//! of [`cipherlab_pdf::Error::exit_code`], the table every cipherlab command uses.
+//! of [`cipherlab_pdf::Error::exit_code`], read by [`crate::exit::code_of`]: the table
+//! every cipherlab command uses.
 
 use std::io::{BufRead, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use anyhow::Context;
 use cipherlab_pdf::info::Info;
-use cipherlab_pdf::{Error, Limits};
+use cipherlab_pdf::{Error, Limits, Protection};
 use serde_json::{Value, json};
 use zeroize::Zeroizing;
 
@@ -21,7 +23,8 @@ const USER_PASSWORD_ENV: &str = "CIPHERLAB_PDF_USER_PASSWORD";
 /// `pdf encrypt`'s new owner password, if not given otherwise.
 const OWNER_PASSWORD_ENV: &str = "CIPHERLAB_PDF_OWNER_PASSWORD";
 
-const EXIT_CODES: &str = "Exit codes: 0 done; 1 wrong or missing password; 2 usage; 3 not \
+const EXIT_CODES: &str = "Exit codes: 0 done; 1 wrong or missing password, or \
+--require-authenticated not met; 2 usage; 3 not \
 readable as a PDF (not a PDF, damaged beyond repair, unsupported encryption); 4 the output \
 exists (use --force); 5 input/output error; 6 disk full; 7 the document cannot be kept \
 whole (nothing written); 8 a limit against hostile input was hit (the message names the \
@@ -65,9 +68,9 @@ enum Command {
     /// Encrypt a PDF with a user and an owner password.
     ///
     /// Standard security handler, which every PDF reader opens: aes-256 (V 5, R 6, AESV3;
-    /// the default), aes-128 (V 4, R 4, AESV2), rc4-128 (V 2, R 3; weak, needs
-    /// --allow-weak). Object streams and cross-reference streams are kept, so the output is
-    /// about the size of the input.
+    /// the default), aes-128 (V 4, R 4, AESV2; legacy: MD5-based password hashing),
+    /// rc4-128 (V 2, R 3; weak, needs --allow-weak). Object streams and cross-reference
+    /// streams are kept, so the output is about the size of the input.
     ///
     /// Lightweight ciphers (ascon-aead128, ascon-128, ascon-128a, ascon-80pq, xoodyak,
     /// isap-a-128a, isap-a-128, isap-k-128a, isap-k-128): every string and stream is
@@ -164,6 +167,12 @@ struct DecryptArgs {
     /// Replace OUTPUT if it exists.
     #[arg(long)]
     force: bool,
+    /// Write nothing, and exit 1, unless the file is an authenticated lightweight-cipher
+    /// PDF whose every object authenticated. A Standard-handler PDF (aes-256, aes-128,
+    /// rc4) is encrypted but never authenticated: anyone can change it without the
+    /// password, so a password that opens it proves nothing about its content.
+    #[arg(long)]
+    require_authenticated: bool,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -175,8 +184,8 @@ struct EncryptArgs {
     /// Where to write the encrypted PDF (`-`: standard output).
     #[arg(short, long)]
     output: PathBuf,
-    /// aes-256 (default), aes-128, rc4-128 (weak; needs --allow-weak), or a lightweight
-    /// cipher: ascon-aead128 (the default LWC), ascon-128, ascon-128a, ascon-80pq, xoodyak,
+    /// aes-256 (default), aes-128 (legacy: MD5-based password hashing, for readers older
+    /// than Acrobat X), rc4-128 (weak; needs --allow-weak), or a lightweight cipher: ascon-aead128 (the default LWC), ascon-128, ascon-128a, ascon-80pq, xoodyak,
     /// isap-a-128a, isap-a-128, isap-k-128a, isap-k-128.
     #[arg(long, default_value = "aes-256")]
     cipher: String,
@@ -218,20 +227,16 @@ struct EncryptArgs {
     limits: LimitArgs,
 }
 
-/// Runs `cipherlab pdf`: errors are printed here, with the exit code of their kind.
+/// Runs `cipherlab pdf`. An error names the input file; its exit code is its kind's
+/// ([`crate::exit::code_of`]).
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let (file, r) = match &args.command {
         Command::Info(a) => (&a.file, info(a)),
         Command::Decrypt(a) => (&a.file, decrypt(a)),
         Command::Encrypt(a) => (&a.file, encrypt(a)),
     };
-    Ok(match r {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("cipherlab: error: {}: {e}", shown(file));
-            ExitCode::from(e.exit_code())
-        }
-    })
+    r.with_context(|| shown(file))?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Whether `p` means standard input or output.
@@ -411,7 +416,7 @@ fn new_password(
     }
 }
 
-fn info(a: &InfoArgs) -> Result<(), Error> {
+fn info(a: &InfoArgs) -> anyhow::Result<()> {
     let limits = a.limits.limits()?;
     let buf = read_input(&a.file)?;
     let password = a.password.get(is_dash(&a.file))?;
@@ -568,6 +573,11 @@ fn print_text(file: &Path, i: &Info) {
             );
             println!("  EncryptMetadata: {}", e.encrypt_metadata);
             println!(
+                "  authenticated: no (the Standard handler encrypts but does not authenticate: \
+                 the file can be changed without the password; `pdf decrypt \
+                 --require-authenticated` refuses it)"
+            );
+            println!(
                 "  password needed: {}",
                 if e.needs_password {
                     "yes (the empty user password does not open it)"
@@ -641,34 +651,49 @@ fn print_text(file: &Path, i: &Info) {
     }
 }
 
-fn decrypt(a: &DecryptArgs) -> Result<(), Error> {
+fn decrypt(a: &DecryptArgs) -> anyhow::Result<()> {
     let limits = a.limits.limits()?;
     check_output(&a.output, a.force)?;
     let buf = read_input(&a.file)?;
     let d = with_password(&a.file, &a.password, |pw| {
         cipherlab_pdf::decrypt_with(&buf, pw, &limits)
     })?;
-    write_output(&a.output, &d.bytes, a.force)?;
+    let which = |au: &cipherlab_pdf::Auth| if au.owner { "owner" } else { "user" };
+    let how = match (&d.auth, &d.protection) {
+        (Some(au), Protection::Authenticated { cipher, .. }) => format!(
+            "is an authenticated PDF ({} authenticated encryption): authenticated and \
+             decrypted with the {} password ({} strings, {} streams, every one authenticated)",
+            cipher.name(),
+            which(au),
+            d.strings,
+            d.streams
+        ),
+        (Some(au), Protection::Standard { revision, .. }) => format!(
+            "is a Standard-handler PDF (revision {revision}; encrypted, NOT authenticated: its \
+             content could have been changed without the password): decrypted with the {} \
+             password ({} strings, {} streams)",
+            which(au),
+            d.strings,
+            d.streams
+        ),
+        _ => "was not encrypted; rewritten".to_string(),
+    };
     for w in &d.warnings {
         eprintln!("warning: {w}");
     }
-    let how = match (&d.auth, d.lwc) {
-        (None, _) => "was not encrypted; rewritten".to_string(),
-        (Some(au), Some(c)) => format!(
-            "({} authenticated encryption) authenticated and decrypted with the {} password \
-             ({} strings, {} streams, every one authenticated)",
-            c.name(),
-            if au.owner { "owner" } else { "user" },
-            d.strings,
-            d.streams
-        ),
-        (Some(au), None) => format!(
-            "decrypted with the {} password ({} strings, {} streams)",
-            if au.owner { "owner" } else { "user" },
-            d.strings,
-            d.streams
-        ),
-    };
+    if a.require_authenticated && !d.protection.authenticated() {
+        return Err(crate::exit::fail(
+            crate::exit::Code::Authentication,
+            format!(
+                "{}; --require-authenticated: nothing was written",
+                match &d.protection {
+                    Protection::None => "not encrypted, so nothing in it is authenticated",
+                    _ => "a Standard-handler PDF: encrypted but not authenticated",
+                }
+            ),
+        ));
+    }
+    write_output(&a.output, &d.bytes, a.force)?;
     eprintln!(
         "{} {how}; wrote {} ({} bytes{})",
         shown(&a.file),
@@ -683,7 +708,7 @@ fn decrypt(a: &DecryptArgs) -> Result<(), Error> {
     Ok(())
 }
 
-fn encrypt(a: &EncryptArgs) -> Result<(), Error> {
+fn encrypt(a: &EncryptArgs) -> anyhow::Result<()> {
     use cipherlab_pdf::{Cipher, Options};
     let limits = a.limits.limits()?;
     let Some(cipher) = Cipher::parse(&a.cipher) else {
@@ -691,18 +716,14 @@ fn encrypt(a: &EncryptArgs) -> Result<(), Error> {
             "unknown --cipher {:?}; the PDF ciphers are {} (aes-256 is the default)",
             a.cipher,
             Cipher::names().join(", ")
-        )));
+        ))
+        .into());
     };
+    // The library refuses a weak cipher without allow_weak; with it, say so.
     if let Cipher::Standard(std) = cipher
         && std.weak()
+        && a.allow_weak
     {
-        if !a.allow_weak {
-            return Err(Error::Invalid(format!(
-                "{} is weak: RC4 is broken and PDF 2.0 deprecates it; use aes-256 (or aes-128 \
-                 for readers older than Acrobat X), or add --allow-weak to write it anyway",
-                std.name()
-            )));
-        }
         eprintln!(
             "warning: {} is weak (RC4 is broken): the file is protected against casual \
              readers only",
@@ -735,6 +756,7 @@ fn encrypt(a: &EncryptArgs) -> Result<(), Error> {
             permissions,
             encrypt_metadata: !a.no_encrypt_metadata,
             input_password: pw,
+            allow_weak: a.allow_weak,
         };
         cipherlab_pdf::encrypt_with(&buf, &opts, &limits)
     })?;

@@ -4,18 +4,24 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 use cipherlab_bench::report::utc;
 use cipherlab_bench::store::{Run, Store};
+
+use crate::exit::{Code, fail};
 
 /// Opens the database at `db` (or the default one) if it exists.
 pub fn open_existing(db: Option<&Path>) -> Result<Store> {
     let path: PathBuf = db.map_or_else(Store::default_path, Path::to_path_buf);
     if !path.is_file() {
-        bail!(
-            "results database {} does not exist: run `cipherlab bench --quick` first, or name the file with --db FILE (or $CIPHERLAB_DB)",
-            path.display()
-        );
+        return Err(fail(
+            Code::Io,
+            format!(
+                "results database {} does not exist: run `cipherlab bench --quick` first, or \
+                 name the file with --db FILE (or $CIPHERLAB_DB)",
+                path.display()
+            ),
+        ));
     }
     Ok(Store::open(&path)?)
 }
@@ -25,11 +31,17 @@ pub fn load(store: &Store, ids: &[i64]) -> Result<Vec<Run>> {
     let ids = if ids.is_empty() {
         match store.latest_run()? {
             Some(id) => vec![id],
-            None => bail!(
-                "results database {} holds no runs yet: `cipherlab bench --quick --db {}` makes one",
-                store.path(),
-                store.path()
-            ),
+            None => {
+                return Err(fail(
+                    Code::Unreadable,
+                    format!(
+                        "results database {} holds no runs yet: `cipherlab bench --quick --db \
+                         {}` makes one",
+                        store.path(),
+                        store.path()
+                    ),
+                ));
+            }
         }
     } else {
         ids.to_vec()

@@ -15,8 +15,6 @@ use serde_json::{Map, Value, json};
 
 use cipherlab_ciphers::{AlgorithmId, CipherSpec, Error, Padding, providers};
 
-use crate::registry;
-
 /// Options of `cipherlab vectors`.
 #[derive(clap::Args)]
 pub struct Args {
@@ -74,7 +72,7 @@ fn optional_hex(name: &str, value: &Option<String>) -> Result<Vec<u8>, String> {
 /// Serves one request; the answer's fields other than `id`.
 fn serve(req: &Request) -> Result<Map<String, Value>, String> {
     let mut out = Map::new();
-    let hash = registry::hash(&req.alg);
+    let hash = cipherlab_ciphers::hashes::find(&req.alg);
     match (hash.is_some(), req.op.as_str()) {
         (true, "hash") | (false, "encrypt" | "decrypt") => {}
         (true, op) => {
@@ -91,11 +89,12 @@ fn serve(req: &Request) -> Result<Map<String, Value>, String> {
     }
     refuse_unused_fields(req)?;
     if let Some(hash) = hash {
-        let digest = hash(
+        let digest = (hash.digest)(
             &hex_field("msg", &req.msg)?,
             req.outlen,
             &optional_hex("custom", &req.custom)?,
-        )?;
+        )
+        .map_err(|e| e.to_string())?;
         out.insert("digest".into(), hex::encode(digest).into());
         return Ok(out);
     }
@@ -207,7 +206,9 @@ fn cipher_spec(req: &Request) -> Result<CipherSpec, String> {
             mut suggestions,
         } => {
             suggestions.extend(
-                registry::hash_names()
+                cipherlab_ciphers::HASHES
+                    .iter()
+                    .map(|h| h.name)
                     .filter(|h| strsim_close(h, &name))
                     .map(String::from),
             );
@@ -283,7 +284,8 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     out.flush()?;
     if malformed > 0 {
         eprintln!("cipherlab vectors: {malformed} line(s) were not JSON");
-        return Ok(ExitCode::from(1));
+        // Exit code 3: the input is not what the command reads (src/exit.rs).
+        return Ok(ExitCode::from(3));
     }
     Ok(ExitCode::SUCCESS)
 }

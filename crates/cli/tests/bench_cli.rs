@@ -212,7 +212,7 @@ fn bad_requests_fail_with_a_clear_message() {
     assert!(err.contains("no benchmark matches --cipher zzz"), "{err}");
 
     let o = run(&["bench", "--quick", "--data", "missing-dir"], dir.path());
-    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(o.status.code(), Some(5), "5: an input that cannot be read");
     assert!(String::from_utf8_lossy(&o.stderr).contains("missing-dir"));
     assert!(
         !dir.path().join("cipherlab-results.sqlite").exists(),

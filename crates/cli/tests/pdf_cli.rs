@@ -2695,3 +2695,74 @@ fn every_exit_code() {
     assert!(o.status.success(), "{}", stderr(&o));
     println!("exit codes 0-8 each seen ({} runs)", seen.len());
 }
+
+/// `pdf decrypt` says which kind of file it opened, and `--require-authenticated` refuses
+/// all but an authenticated one: exit 1 and nothing written.
+#[test]
+fn decrypt_says_what_protected_the_file_and_can_require_authentication() {
+    let d = tmpdir();
+    let plain = d.path().join("plain.pdf");
+    std::fs::write(&plain, minimal_pdf()).unwrap();
+    let p = plain.to_str().unwrap();
+    let std_pdf = d.path().join("std.pdf");
+    let lwc_pdf = d.path().join("lwc.pdf");
+    for (cipher, out) in [("aes-256", &std_pdf), ("ascon-aead128", &lwc_pdf)] {
+        let o = cl(&[
+            "pdf",
+            "encrypt",
+            p,
+            "-o",
+            out.to_str().unwrap(),
+            "--cipher",
+            cipher,
+            "--user-password",
+            "u",
+            "--owner-password",
+            "o",
+        ]);
+        assert!(o.status.success(), "{cipher}: {}", stderr(&o));
+    }
+    let decrypt = |f: &Path, require: bool| {
+        let out = d.path().join(format!(
+            "out-{}-{require}.pdf",
+            f.file_stem().unwrap().to_str().unwrap()
+        ));
+        let mut args = vec![
+            "pdf",
+            "decrypt",
+            f.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--password",
+            "u",
+        ];
+        if require {
+            args.push("--require-authenticated");
+        }
+        (cl(&args), out.exists())
+    };
+    let (o, written) = decrypt(&lwc_pdf, true);
+    assert!(o.status.success() && written, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("is an authenticated PDF"),
+        "{}",
+        stderr(&o)
+    );
+    let (o, written) = decrypt(&std_pdf, false);
+    assert!(o.status.success() && written, "{}", stderr(&o));
+    assert!(stderr(&o).contains("NOT authenticated"), "{}", stderr(&o));
+    for f in [&std_pdf, &plain] {
+        let (o, written) = decrypt(f, true);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        assert!(
+            !written,
+            "{}: output written despite --require-authenticated",
+            f.display()
+        );
+        assert!(
+            stderr(&o).contains("--require-authenticated"),
+            "{}",
+            stderr(&o)
+        );
+    }
+}

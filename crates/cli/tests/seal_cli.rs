@@ -266,6 +266,7 @@ fn pipelines_through_stdin_and_stdout() {
         "8",
         "--argon2-passes",
         "1",
+        "--argon2-allow-weak",
     ]);
     let enc = {
         let mut child = c
@@ -562,4 +563,255 @@ fn file_memory_stays_bounded() {
         assert!(x == y, "MiB {i} differs");
     }
     assert_eq!(b.read(&mut y).unwrap(), 0, "extra output");
+}
+
+/// What the process `pid` has open in `dir` (its temporary output among them).
+fn open_in(pid: u32, dir: &Path) -> Vec<String> {
+    let Ok(rd) = fs::read_dir(format!("/proc/{pid}/fd")) else {
+        return Vec::new();
+    };
+    rd.filter_map(|e| fs::read_link(e.ok()?.path()).ok())
+        .map(|p| p.to_string_lossy().into_owned())
+        .filter(|p| p.starts_with(&*dir.to_string_lossy()))
+        .collect()
+}
+
+/// An interrupted `decrypt` leaves nothing behind: not the unnamed temporary file (where
+/// the filesystem has O_TMPFILE), and not the named one (forced with
+/// CIPHERLAB_OUTFILE_NAMED=1), whose verified plaintext a signal used to leave on disk.
+#[test]
+fn interrupted_decrypt_leaves_no_plaintext() {
+    let (_t, d) = setup();
+    let plain = data(8 << 20);
+    fs::write(d.join("p.bin"), &plain).unwrap();
+    let o = run(&["encrypt", "-k", "k.key", "p.bin", "-o", "c.clab"], &d);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let sealed = fs::read(d.join("c.clab")).unwrap();
+    for (named, signal) in [
+        (false, "TERM"),
+        (true, "TERM"),
+        (true, "INT"),
+        (true, "HUP"),
+    ] {
+        let out = tempfile::tempdir().unwrap();
+        let dest = out.path().join("plain.out");
+        let mut c = bin();
+        if named {
+            c.env("CIPHERLAB_OUTFILE_NAMED", "1");
+        }
+        let mut child = c
+            .args(["decrypt", "-k", "k.key", "-", "-o"])
+            .arg(&dest)
+            .current_dir(&d)
+            .stdin(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Half the container, then the pipe stays open: decryption waits mid-file with
+        // verified plaintext already in its temporary output.
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(&sealed[..sealed.len() / 2]).unwrap();
+        stdin.flush().unwrap();
+        let mut seen = false;
+        for _ in 0..200 {
+            let temp = if named {
+                !listing(out.path()).is_empty()
+            } else {
+                !open_in(child.id(), out.path()).is_empty()
+            };
+            if temp {
+                seen = true;
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(25));
+        }
+        assert!(seen, "named {named}: no temporary output was ever open");
+        if !named {
+            assert!(
+                listing(out.path()).is_empty(),
+                "an unnamed temporary output has a name: {:?}",
+                listing(out.path())
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        let k = Command::new("kill")
+            .args([&format!("-{signal}"), &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(k.success());
+        let status = child.wait().unwrap();
+        drop(stdin);
+        assert!(!status.success(), "named {named} {signal}: {status:?}");
+        assert!(
+            listing(out.path()).is_empty(),
+            "named {named}, SIG{signal}: left behind {:?}",
+            listing(out.path())
+        );
+        println!("interrupted decrypt (named temp {named}, SIG{signal}): nothing left");
+    }
+}
+
+fn run_env(args: &[&str], dir: &Path, env: &[(&str, &str)]) -> Output {
+    let mut c = bin();
+    c.args(args).current_dir(dir).stdin(Stdio::null());
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().unwrap()
+}
+
+/// Passphrases: Argon2id below the floor needs --argon2-allow-weak and warns; a short
+/// passphrase warns; a header asking for more than --argon2-max-memory is refused (exit 8)
+/// before Argon2id runs, and nothing is written.
+#[test]
+fn argon2_floor_limit_and_short_passphrases() {
+    let (_t, d) = setup();
+    fs::write(d.join("p.bin"), data(1000)).unwrap();
+    let pass = [("CIPHERLAB_PASSPHRASE", "correct horse battery staple")];
+    let weak = [
+        "encrypt",
+        "-p",
+        "--argon2-memory",
+        "8",
+        "--argon2-passes",
+        "1",
+        "p.bin",
+        "-o",
+        "weak.clab",
+    ];
+    let o = run_env(&weak, &d, &pass);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(stderr(&o).contains("--argon2-allow-weak"), "{}", stderr(&o));
+    assert!(!d.join("weak.clab").exists());
+    let o = run_env(&[&weak[..], &["--argon2-allow-weak"]].concat(), &d, &pass);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(stderr(&o).contains("below the floor"), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("characters"), "{}", stderr(&o));
+
+    let o = run_env(
+        &["encrypt", "-p", "p.bin", "-o", "short.clab"],
+        &d,
+        &[("CIPHERLAB_PASSPHRASE", "hunter2")],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(stderr(&o).contains("7 characters"), "{}", stderr(&o));
+
+    // The default cost is 64 MiB: a limit of 32 refuses it, the default opens it.
+    let o = run_env(&["encrypt", "-p", "p.bin", "-o", "c.clab"], &d, &pass);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let o = run_env(
+        &[
+            "decrypt",
+            "-p",
+            "c.clab",
+            "-o",
+            "out.bin",
+            "--argon2-max-memory",
+            "32",
+        ],
+        &d,
+        &pass,
+    );
+    assert_eq!(code(&o), 8, "{}", stderr(&o));
+    assert!(stderr(&o).contains("--argon2-max-memory"), "{}", stderr(&o));
+    assert!(!d.join("out.bin").exists());
+    let o = run_env(&["decrypt", "-p", "c.clab", "-o", "out.bin"], &d, &pass);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(fs::read(d.join("out.bin")).unwrap(), data(1000));
+}
+
+/// `--raw`: a key file's cipher cannot be overridden by --cipher (a container's key must
+/// not become another cipher's raw key); the key can come from a file or standard input;
+/// keystream modes warn against reusing the key and IV.
+#[test]
+fn raw_keys_are_for_one_cipher_and_come_from_files() {
+    let (_t, d) = setup(); // k.key is an aes-128-gcm container key
+    fs::write(d.join("p.bin"), data(100)).unwrap();
+    let o = run(
+        &[
+            "encrypt",
+            "--raw",
+            "-k",
+            "k.key",
+            "--cipher",
+            "aes-128-ctr",
+            "--iv",
+            &"00".repeat(16),
+            "p.bin",
+            "-o",
+            "x",
+        ],
+        &d,
+    );
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("a key serves one cipher"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!d.join("x").exists());
+
+    let key = "000102030405060708090a0b0c0d0e0f";
+    fs::write(d.join("raw.hex"), format!("{key}\n")).unwrap();
+    let iv = "f0".repeat(16);
+    let by_arg = run(
+        &[
+            "encrypt",
+            "--raw",
+            "--cipher",
+            "aes-128-ctr",
+            "--key",
+            key,
+            "--iv",
+            &iv,
+            "p.bin",
+            "-o",
+            "a",
+        ],
+        &d,
+    );
+    assert_eq!(code(&by_arg), 0, "{}", stderr(&by_arg));
+    assert!(
+        stderr(&by_arg).contains("never use the same key and IV"),
+        "{}",
+        stderr(&by_arg)
+    );
+    let by_file = run(
+        &[
+            "encrypt",
+            "--raw",
+            "--cipher",
+            "aes-128-ctr",
+            "--key-hex-file",
+            "raw.hex",
+            "--iv",
+            &iv,
+            "p.bin",
+            "-o",
+            "b",
+        ],
+        &d,
+    );
+    assert_eq!(code(&by_file), 0, "{}", stderr(&by_file));
+    let by_stdin = run_with_input(
+        &[
+            "encrypt",
+            "--raw",
+            "--cipher",
+            "aes-128-ctr",
+            "--key-hex-file",
+            "-",
+            "--iv",
+            &iv,
+            "p.bin",
+            "-o",
+            "c",
+        ],
+        &d,
+        format!("{key}\n").as_bytes(),
+    );
+    assert_eq!(code(&by_stdin), 0, "{}", stderr(&by_stdin));
+    let a = fs::read(d.join("a")).unwrap();
+    assert_eq!(a, fs::read(d.join("b")).unwrap());
+    assert_eq!(a, fs::read(d.join("c")).unwrap());
 }

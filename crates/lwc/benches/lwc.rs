@@ -5,6 +5,7 @@
 //! cargo bench -p cipherlab-lwc --bench lwc -- --quick      # 3 sizes, fewer samples
 //! cargo bench -p cipherlab-lwc --bench lwc -- isap-a       # only names containing "isap-a"
 //! cargo bench -p cipherlab-lwc --bench lwc -- --smoke      # seconds; proves it runs (CI)
+//! cargo bench -p cipherlab-lwc --bench lwc -- batch        # only the batch API table
 //! ```
 //!
 //! Method (as ascon-c's `getcycles.c`): for every algorithm, operation and message size,
@@ -28,6 +29,7 @@ use std::rc::Rc;
 use std::time::Instant;
 
 use aead::{AeadInOut, KeyInit};
+use cipherlab_lwc::batch::{Backend, BatchAead, OpenJob, SealJob};
 
 /// Warm-up per operation before its samples, in milliseconds.
 const WARMUP_MS: u128 = 20;
@@ -311,6 +313,8 @@ struct Settings {
     /// Minimum TSC ticks per sample; the calls per sample double until one is this long.
     min_sample_ticks: u64,
     filter: Option<String>,
+    /// Batch shapes: (messages, bytes each).
+    batches: &'static [(usize, usize)],
 }
 
 /// Median and minimum of per-call ticks, and bytes/s at the median, for one implementation.
@@ -497,6 +501,165 @@ fn bench_permutations(s: &Settings) {
     println!();
 }
 
+/// Batch shapes (messages, bytes each) per run mode: the issue's 8 x 4 KiB and 4 x 4 KiB,
+/// then small to medium objects (PDF) and 64 KiB chunks (seal) in the full run.
+const FULL_BATCHES: &[(usize, usize)] = &[
+    (8, 4096),
+    (4, 4096),
+    (8, 64),
+    (8, 256),
+    (8, 1024),
+    (8, 64 * 1024),
+];
+const QUICK_BATCHES: &[(usize, usize)] = &[(8, 4096), (4, 4096)];
+const SMOKE_BATCHES: &[(usize, usize)] = &[(4, 64)];
+
+/// Nonce of message `i` of a batch.
+fn batch_nonce(i: usize) -> [u8; 16] {
+    let mut n = NONCE;
+    n[15] = i as u8;
+    n
+}
+
+/// `N` messages of `len` bytes under one key: the batch API on `backend` against a loop
+/// of one-message calls, both in the same `measure` run. `C` is one of the batch AEADs.
+fn batch_ops<C, const N: usize>(backend: Backend, len: usize) -> (Vec<Op>, Vec<Op>, Vec<Vec<u8>>)
+where
+    C: BatchAead + AeadInOut + KeyInit + 'static,
+{
+    let cipher = Rc::new(C::new_from_slice(&KEY[..16]).expect("key length"));
+    // Decryption input: the N ciphertexts, then the N tags.
+    let sealed = {
+        let mut buf: Vec<u8> = (0..N * len).map(|i| (i * 7 + 3) as u8).collect();
+        let mut tags = Vec::new();
+        for (i, chunk) in buf.chunks_mut(len).enumerate() {
+            let nonce = aead::Nonce::<C>::try_from(&batch_nonce(i)[..]).expect("nonce length");
+            let tag = cipher
+                .encrypt_inout_detached(&nonce, &AD, chunk.into())
+                .expect("encrypt");
+            tags.extend_from_slice(&tag);
+        }
+        buf.extend_from_slice(&tags);
+        buf
+    };
+    let (c1, c2, c3, c4) = (cipher.clone(), cipher.clone(), cipher.clone(), cipher);
+    let batch_encrypt: Op = Box::new(move |_input, work| {
+        let mut chunks = work.chunks_mut(len);
+        let mut jobs: [SealJob; N] = core::array::from_fn(|i| {
+            SealJob::new(
+                batch_nonce(i),
+                black_box(&AD),
+                chunks.next().expect("N chunks"),
+            )
+        });
+        backend.encrypt(&*c1, &mut jobs);
+        black_box(jobs.map(|j| *j.tag()));
+    });
+    let batch_decrypt: Op = Box::new(move |input, work| {
+        let (ct, tags) = input.split_at(N * len);
+        work.copy_from_slice(ct);
+        let mut chunks = work.chunks_mut(len);
+        let mut jobs: [OpenJob; N] = core::array::from_fn(|i| {
+            let tag = tags[16 * i..16 * i + 16].try_into().expect("16 bytes");
+            OpenJob::new(
+                batch_nonce(i),
+                black_box(&AD),
+                chunks.next().expect("N chunks"),
+                tag,
+            )
+        });
+        backend.decrypt(&*c2, &mut jobs).expect("valid tags");
+    });
+    let loop_encrypt: Op = Box::new(move |_input, work| {
+        for (i, chunk) in work.chunks_mut(len).enumerate() {
+            let nonce = aead::Nonce::<C>::try_from(&batch_nonce(i)[..]).expect("nonce length");
+            let tag = c3
+                .encrypt_inout_detached(&nonce, black_box(&AD), chunk.into())
+                .expect("encrypt");
+            black_box(tag);
+        }
+    });
+    let loop_decrypt: Op = Box::new(move |input, work| {
+        let (ct, tags) = input.split_at(N * len);
+        work.copy_from_slice(ct);
+        for (i, chunk) in work.chunks_mut(len).enumerate() {
+            let nonce = aead::Nonce::<C>::try_from(&batch_nonce(i)[..]).expect("nonce length");
+            let tag = aead::Tag::<C>::try_from(&tags[16 * i..16 * i + 16]).expect("tag length");
+            c4.decrypt_inout_detached(&nonce, black_box(&AD), chunk.into(), &tag)
+                .expect("valid tag");
+        }
+    });
+    (
+        vec![batch_encrypt, batch_decrypt],
+        vec![loop_encrypt, loop_decrypt],
+        vec![Vec::new(), sealed],
+    )
+}
+
+/// The batch API (`cipherlab_lwc::batch`) against a loop of one-message calls, under one
+/// key, on every multi-lane backend this CPU runs; batch and loop samples alternate.
+fn bench_batch(s: &Settings) {
+    println!(
+        "## Batch API: N messages under one key, {AD_LEN} B AD each; TSC ticks per message \
+         byte, median (min); default backend {}\n",
+        Backend::detect()
+    );
+    println!(
+        "| algorithm | op | messages | backend | batch c/B | loop c/B | loop/batch | batch speed |"
+    );
+    println!("|---|---|---|---|---:|---:|---:|---:|");
+    type Make = fn(Backend, usize) -> (Vec<Op>, Vec<Op>, Vec<Vec<u8>>);
+    let algs: [(&str, Make, Make); 2] = [
+        (
+            "ascon-aead128",
+            batch_ops::<cipherlab_lwc::AsconAead128, 8>,
+            batch_ops::<cipherlab_lwc::AsconAead128, 4>,
+        ),
+        (
+            "ascon-128a",
+            batch_ops::<cipherlab_lwc::Ascon128a, 8>,
+            batch_ops::<cipherlab_lwc::Ascon128a, 4>,
+        ),
+    ];
+    for (alg, make8, make4) in algs {
+        let name = format!("batch {alg}");
+        if s.filter.as_deref().is_some_and(|f| !name.contains(f)) {
+            continue;
+        }
+        for (backend, &(n, len)) in Backend::all()
+            .filter(|b| b.lanes() > 1)
+            .flat_map(|b| s.batches.iter().map(move |shape| (b, shape)))
+        {
+            let make = match n {
+                8 => make8,
+                4 => make4,
+                _ => unreachable!("batch shapes use 4 or 8 messages"),
+            };
+            let (mut batch, mut serial, inputs) = make(backend, len);
+            for (d, dir) in [Direction::Encrypt, Direction::Decrypt]
+                .into_iter()
+                .enumerate()
+            {
+                let mut ops: Vec<&mut Op> = vec![&mut batch[d], &mut serial[d]];
+                let input = [inputs[d].clone(), inputs[d].clone()];
+                let f = measure(&mut ops, &input, n * len, s);
+                let bytes = (n * len) as f64;
+                println!(
+                    "| {alg} | {} | {n} x {len} B | {backend} | {:.2} ({:.2}) | {:.2} ({:.2}) | {:.2} | {} |",
+                    dir.name(),
+                    f[0].median_ticks / bytes,
+                    f[0].min_ticks / bytes,
+                    f[1].median_ticks / bytes,
+                    f[1].min_ticks / bytes,
+                    f[1].median_ticks / f[0].median_ticks,
+                    fmt_rate(f[0].bytes_per_sec),
+                );
+            }
+        }
+    }
+    println!();
+}
+
 /// CPU model and the flags that matter for these implementations.
 fn machine() -> String {
     let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
@@ -537,6 +700,7 @@ fn main() {
             " (--smoke: checks the harness, figures meaningless)",
             Settings {
                 sizes: SMOKE_SIZES,
+                batches: SMOKE_BATCHES,
                 samples: 3,
                 min_sample_ticks: 10_000,
                 filter,
@@ -547,6 +711,7 @@ fn main() {
             " (--quick)",
             Settings {
                 sizes: QUICK_SIZES,
+                batches: QUICK_BATCHES,
                 samples: 9,
                 min_sample_ticks: 300_000,
                 filter,
@@ -557,6 +722,7 @@ fn main() {
             "",
             Settings {
                 sizes: FULL_SIZES,
+                batches: FULL_BATCHES,
                 samples: 31,
                 min_sample_ticks: 1_000_000,
                 filter,
@@ -567,4 +733,5 @@ fn main() {
     println!("machine: {}\n", machine());
     bench_permutations(&s);
     bench_aeads(&s);
+    bench_batch(&s);
 }

@@ -25,9 +25,16 @@
 //! * Decryption computes the tag, compares it with the received one in constant time
 //!   ([`subtle`]), and on mismatch zeroes the output buffer before returning the
 //!   opaque [`aead::Error`]: unverified plaintext is never handed out.
-//! * Keys are held in types that zeroize on drop ([`zeroize`]).
+//! * Keys are held in types that zeroize on drop ([`zeroize`]); hashers, XOFs and XOF
+//!   readers wipe their state and buffered input on drop.
 //! * No branch or memory index depends on a secret: the permutations use only
 //!   AND/NOT/XOR and fixed rotations (each module says how), and lengths are public.
+//!   `SIDE-CHANNELS.md` (beside this crate's `Cargo.toml`) sets out the rules part by
+//!   part; `cargo bench -p cipherlab-lwc --bench constant_time` measures them.
+//!
+//! Many independent messages at once (the chunks of a file, the objects of a PDF): the
+//! [`batch`] API runs Ascon-AEAD128 and Ascon-128a in SIMD lanes, with the same results
+//! as one message at a time.
 //!
 //! `no_std` by default; the `alloc` feature adds the allocating `aead::Aead` API.
 
@@ -40,14 +47,16 @@ extern crate std;
 pub use aead;
 pub use digest;
 
-pub mod info;
 pub mod permutation;
 
 mod ascon;
+#[cfg(target_arch = "x86_64")]
+mod cpu;
 mod isap;
 mod tag;
 mod xoodyak;
 
+pub use ascon::batch;
 pub use ascon::*;
 pub use isap::*;
 pub use xoodyak::*;

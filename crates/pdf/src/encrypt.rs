@@ -61,7 +61,7 @@ impl Cipher {
         StdCipher::ALL
             .iter()
             .map(|c| c.name())
-            .chain(LwcCipher::ALL.iter().map(|c| c.name()))
+            .chain(LwcCipher::all().map(|c| c.name()))
             .collect()
     }
 }
@@ -83,6 +83,9 @@ pub struct Options<'a> {
     pub encrypt_metadata: bool,
     /// The password of an encrypted input (the empty user password when `None`).
     pub input_password: Option<&'a str>,
+    /// Allow a weak cipher (rc4-128, [`StdCipher::weak`]); without it, asking for one is
+    /// an error.
+    pub allow_weak: bool,
 }
 
 /// The result of [`encrypt`].
@@ -108,6 +111,73 @@ pub struct Encrypted {
     pub payload_bytes: Option<usize>,
 }
 
+/// What protected a file that was opened, and so what its content can be trusted for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Protection {
+    /// An authenticated lightweight-cipher payload (in its wrapper or not): every object
+    /// was authenticated before it was released (docs/pdf-lwc.md).
+    Authenticated {
+        /// The cipher.
+        cipher: LwcCipher,
+        /// The design's version of the payload; 1 predates the separation of its password
+        /// entries from the Standard handler's.
+        version: i64,
+    },
+    /// The Standard security handler: encrypted, never authenticated. Anyone who can write
+    /// the file can change it (flip ciphertext bits, add plaintext objects) without the
+    /// password, and a password that opens it proves nothing about its content.
+    Standard {
+        /// /R, the handler's revision.
+        revision: i64,
+        /// The parts the /Encrypt dictionary leaves in the clear (`strings`, `streams`,
+        /// `embedded files` under the /Identity filter; `metadata` with /EncryptMetadata
+        /// false): content anyone could have written.
+        plaintext: Vec<&'static str>,
+    },
+    /// Not encrypted.
+    None,
+}
+
+impl Protection {
+    /// The lightweight cipher of an authenticated payload.
+    pub fn lwc(&self) -> Option<LwcCipher> {
+        match self {
+            Protection::Authenticated { cipher, .. } => Some(*cipher),
+            _ => None,
+        }
+    }
+
+    /// Whether every object was authenticated.
+    pub fn authenticated(&self) -> bool {
+        matches!(self, Protection::Authenticated { .. })
+    }
+
+    /// The Standard handler's protection of `enc`: what its crypt filters leave in the
+    /// clear.
+    pub fn standard(enc: &crate::security::EncryptDict) -> Protection {
+        use crate::security::Cfm;
+        let mut plaintext = Vec::new();
+        if enc.v >= 4 {
+            for (what, f) in [
+                ("strings", &enc.strf),
+                ("streams", &enc.stmf),
+                ("embedded files", &enc.eff),
+            ] {
+                if enc.filter(f).cfm == Cfm::Identity {
+                    plaintext.push(what);
+                }
+            }
+            if !enc.encrypt_metadata {
+                plaintext.push("metadata");
+            }
+        }
+        Protection::Standard {
+            revision: enc.r,
+            plaintext,
+        }
+    }
+}
+
 /// A parsed input: the document, decrypted if it was encrypted.
 #[derive(Debug)]
 pub struct Opened {
@@ -115,8 +185,8 @@ pub struct Opened {
     pub doc: Document,
     /// How it was opened, if it was encrypted.
     pub auth: Option<Auth>,
-    /// The input was a wrapper around a payload with this lightweight cipher.
-    pub lwc: Option<LwcCipher>,
+    /// What protected it.
+    pub protection: Protection,
     /// The input's /P, if it was encrypted.
     pub p: Option<i32>,
     /// Repairs and remarks.
@@ -164,10 +234,13 @@ pub fn open_with(input: &[u8], password: Option<&str>, limits: &Limits) -> Resul
         }
         return open_payload(&payload.bytes, password);
     }
+    let protection = handler
+        .as_ref()
+        .map_or(Protection::None, |h| Protection::standard(&h.enc));
     Ok(Opened {
         warnings: doc.warnings.clone(),
         doc,
-        lwc: None,
+        protection,
         p: handler.as_ref().map(|h| h.enc.p),
         auth,
         census,
@@ -177,12 +250,25 @@ pub fn open_with(input: &[u8], password: Option<&str>, limits: &Limits) -> Resul
 /// [`open`] for an LWC payload.
 fn open_payload(payload: &[u8], password: Option<&str>) -> Result<Opened> {
     let o = lwc::open::decrypt_payload(payload, password)?;
+    let mut warnings = o.doc.warnings.clone();
+    if o.version == 1 {
+        warnings.push(format!(
+            "this payload was written by a cipherlab before version 2 of the design: its \
+             password entries also open a Standard-handler PDF, so a file of someone else's \
+             making can ask for the same password (docs/pdf-lwc.md); re-encrypt it with \
+             cipherlab pdf encrypt --cipher {}",
+            o.cipher.name()
+        ));
+    }
     Ok(Opened {
-        warnings: o.doc.warnings.clone(),
+        warnings,
         census: repair::census_of_document(&o.doc),
         doc: o.doc,
         auth: Some(o.auth),
-        lwc: Some(o.cipher),
+        protection: Protection::Authenticated {
+            cipher: o.cipher,
+            version: o.version,
+        },
         p: None,
     })
 }
@@ -522,6 +608,13 @@ pub fn encrypt_with(input: &[u8], opts: &Options<'_>, limits: &Limits) -> Result
         Cipher::Standard(c) => c,
         Cipher::Lwc(c) => return encrypt_lwc(input, c, opts, limits),
     };
+    if cipher.weak() && !opts.allow_weak {
+        return Err(Error::Invalid(format!(
+            "{} is weak: RC4 is broken and PDF 2.0 deprecates it; use aes-256, or allow weak \
+             ciphers explicitly (--allow-weak) to write it anyway",
+            cipher.name()
+        )));
+    }
     if !opts.encrypt_metadata && cipher == StdCipher::Rc4_128 {
         return Err(Error::Invalid(
             "rc4-128 (revision 3) always encrypts metadata; EncryptMetadata false needs aes-128 \
@@ -595,10 +688,49 @@ pub fn prepare_lwc(doc: &mut Document) -> Result<Vec<String>> {
         ));
     }
     doc.drop_unreachable();
+    exact_trailer_refs(doc);
     lwc::seal::normalize_generations(doc);
     compress_streams(doc, false);
     set_id(doc)?;
     Ok(notes)
+}
+
+/// Makes the trailer's /Root and /Info exact references to objects of the document, so
+/// that the payload's trailer holds nothing but what its manifest binds:
+///
+/// - a /Root or /Info whose number names an object but whose generation does not (the
+///   reader took it by its number, as other readers do) gets that object's generation;
+/// - a direct /Info dictionary (ISO 32000 asks for a reference) becomes an object of its
+///   own, encrypted in an object stream like the rest;
+/// - an /Info that leads nowhere (a dangling reference, `null`) goes.
+fn exact_trailer_refs(doc: &mut Document) {
+    for k in [&b"Root"[..], b"Info"] {
+        if let Some(Object::Ref(n, _)) = doc.trailer.get(k)
+            && let Some((g, _)) = doc.objects.get(n)
+        {
+            let (n, g) = (*n, *g);
+            doc.trailer.set(k, Object::Ref(n, g));
+        }
+    }
+    match doc.trailer.get(b"Info") {
+        None => {}
+        Some(Object::Ref(n, _)) if doc.objects.contains_key(n) => {}
+        Some(Object::Dict(d)) => {
+            let d = d.clone();
+            let last = doc.objects.keys().next_back().copied().unwrap_or(0);
+            let num = match last.checked_add(1) {
+                Some(n) => n,
+                None => (1..u32::MAX)
+                    .find(|n| !doc.objects.contains_key(n))
+                    .unwrap_or(1),
+            };
+            doc.objects.insert(num, (0, Object::Dict(d)));
+            doc.trailer.set(b"Info", Object::Ref(num, 0));
+        }
+        Some(_) => {
+            doc.trailer.remove(b"Info");
+        }
+    }
 }
 
 /// Encrypts with a lightweight cipher: the payload (every string and stream sealed, the
@@ -673,7 +805,30 @@ mod tests {
             permissions: -4,
             encrypt_metadata: true,
             input_password: None,
+            allow_weak: true,
         };
         assert!(matches!(encrypt(b"hello", &o), Err(Error::NotPdf(_))));
+    }
+
+    #[test]
+    fn weak_ciphers_need_allow_weak() {
+        let mut o = Options {
+            cipher: Cipher::Standard(StdCipher::Rc4_128),
+            user_password: "u",
+            owner_password: "o",
+            permissions: -4,
+            encrypt_metadata: true,
+            input_password: None,
+            allow_weak: false,
+        };
+        match encrypt(b"%PDF-1.4 not read", &o) {
+            Err(Error::Invalid(m)) => assert!(m.contains("weak"), "{m}"),
+            r => panic!("rc4-128 without allow_weak: {r:?}"),
+        }
+        o.allow_weak = true;
+        assert!(!matches!(
+            encrypt(b"%PDF-1.4 not read", &o),
+            Err(Error::Invalid(_))
+        ));
     }
 }

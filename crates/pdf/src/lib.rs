@@ -22,12 +22,13 @@
 //! let out = cipherlab_pdf::decrypt(&input, Some("secret"))?;
 //! cipherlab_pdf::write_atomic("out.pdf".as_ref(), &out.bytes, false)?;
 //! let opts = Options {
-//!     cipher: Cipher::Standard(StdCipher::Aes256),         // or Cipher::Lwc(LwcCipher::AsconAead128)
+//!     cipher: Cipher::Standard(StdCipher::Aes256),         // or Cipher::Lwc(LwcCipher::ASCON_AEAD128)
 //!     user_password: "user",
 //!     owner_password: "owner",
 //!     permissions: cipherlab_pdf::permissions::ALL,
 //!     encrypt_metadata: true,
 //!     input_password: None,
+//!     allow_weak: false,                                  // rc4-128 only when true
 //! };
 //! let enc = cipherlab_pdf::encrypt(&input, &opts)?;
 //! cipherlab_pdf::write_atomic("enc.pdf".as_ref(), &enc.bytes, false)?;
@@ -101,7 +102,7 @@ pub mod xref;
 use std::path::Path;
 
 pub use document::{Document, Pdf};
-pub use encrypt::{Cipher, Encrypted, Options, encrypt, encrypt_with};
+pub use encrypt::{Cipher, Encrypted, Options, Protection, encrypt, encrypt_with};
 pub use error::{Error, Result};
 pub use info::{Info, info};
 pub use limits::Limits;
@@ -117,8 +118,9 @@ pub struct Decrypted {
     pub bytes: Vec<u8>,
     /// Which password opened it (`None`: the input was not encrypted).
     pub auth: Option<Auth>,
-    /// The input was a wrapper around a payload encrypted with this lightweight cipher.
-    pub lwc: Option<LwcCipher>,
+    /// What protected the input: an authenticated payload, the Standard handler (not
+    /// authenticated), or nothing.
+    pub protection: Protection,
     /// Repairs and oddities met while reading.
     pub warnings: Vec<String>,
     /// Number of strings decrypted.
@@ -145,15 +147,30 @@ pub fn decrypt_with(input: &[u8], password: Option<&str>, limits: &Limits) -> Re
     let encrypt::Opened {
         doc,
         auth,
-        lwc,
+        protection,
         mut warnings,
         census,
         ..
     } = encrypt::open_with(input, password, limits)?;
-    if lwc.is_none() && auth.as_ref().is_some_and(|a| a.perms_ok == Some(false)) {
+    if !protection.authenticated() && auth.as_ref().is_some_and(|a| a.perms_ok == Some(false)) {
         warnings.push(
             "/Perms does not match /P and /EncryptMetadata: the permissions were altered".into(),
         );
+    }
+    if let Protection::Standard { plaintext, .. } = &protection {
+        let content: Vec<&str> = plaintext
+            .iter()
+            .copied()
+            .filter(|p| *p != "metadata")
+            .collect();
+        if !content.is_empty() {
+            warnings.push(format!(
+                "NOT ENCRYPTED: this file's {} are stored in the clear (the /Identity crypt \
+                 filter): anyone could have written them, with or without the password; do not \
+                 trust this document's content because a password opened it",
+                content.join(" and ")
+            ));
+        }
     }
     let layout = writer::Layout::like_input(&doc);
     let (strings, streams) = (doc.strings_decrypted, doc.streams_decrypted);
@@ -162,7 +179,7 @@ pub fn decrypt_with(input: &[u8], password: Option<&str>, limits: &Limits) -> Re
     Ok(Decrypted {
         bytes,
         auth,
-        lwc,
+        protection,
         warnings,
         strings,
         streams,
@@ -171,38 +188,16 @@ pub fn decrypt_with(input: &[u8], password: Option<&str>, limits: &Limits) -> Re
     })
 }
 
-/// Writes `bytes` to `path` through a temporary file in the same directory, renamed into
-/// place; refuses to replace an existing file unless `force`.
+/// Writes `bytes` to `path` as a whole or not at all ([`cipherlab_outfile`]: a temporary
+/// file in the same directory, unnamed where the filesystem allows, put in place when
+/// complete); refuses to replace an existing file unless `force`.
 pub fn write_atomic(path: &Path, bytes: &[u8], force: bool) -> Result<()> {
-    use std::io::Write;
-    let shown = path.display().to_string();
-    if !force && path.exists() {
-        return Err(Error::OutputExists(shown));
-    }
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let io = |what: &str, source| Error::io(what, &shown, source);
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".cipherlab-")
-        .suffix(".pdf.tmp")
-        .tempfile_in(dir)
-        .map_err(|e| io("creating a temporary file next to", e))?;
-    tmp.write_all(bytes)
-        .and_then(|()| tmp.as_file().sync_all())
-        .map_err(|e| io("writing", e))?;
-    if force {
-        tmp.persist(path)
-            .map_err(|e| io("renaming into", e.error))?;
-    } else {
-        tmp.persist_noclobber(path).map_err(|e| {
-            if e.error.kind() == std::io::ErrorKind::AlreadyExists {
-                Error::OutputExists(shown.clone())
-            } else {
-                io("renaming into", e.error)
-            }
-        })?;
-    }
-    Ok(())
+    cipherlab_outfile::write(path, bytes, force).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::AlreadyExists {
+            Error::OutputExists(path.display().to_string())
+        } else {
+            // A full disk is its own error (and exit code).
+            Error::io("writing", &path.display().to_string(), e)
+        }
+    })
 }

@@ -95,15 +95,33 @@ fn name(n: &str) -> Object {
     Object::Name(n.as_bytes().to_vec())
 }
 
-/// A password as revision 6 hashes it: SASLprep'd (RFC 4013) UTF-8, at most 127 bytes.
-pub(crate) fn r6_password(pw: &str, which: &str) -> Result<Zeroizing<Vec<u8>>> {
-    let prepped = stringprep::saslprep(pw).map_err(|e| {
-        Error::Invalid(format!(
-            "the {which} password cannot be used: SASLprep (RFC 4013), which PDF 2.0 requires, \
-             rejects it ({e}); avoid control and unassigned characters"
-        ))
-    })?;
+/// A password as revision 6 hashes it: SASLprep'd (RFC 4013) UTF-8, at most 127 bytes
+/// (ISO 32000-2 §7.6.4.3.3); a longer one is cut, with a warning, since every byte past
+/// the 127th is then ignored by every reader.
+pub(crate) fn r6_password(
+    pw: &str,
+    which: &str,
+    warnings: &mut Vec<String>,
+) -> Result<Zeroizing<Vec<u8>>> {
+    let prepped = Zeroizing::new(
+        stringprep::saslprep(pw)
+            .map_err(|e| {
+                Error::Invalid(format!(
+                    "the {which} password cannot be used: SASLprep (RFC 4013), which PDF 2.0 \
+                     requires, rejects it ({e}); avoid control and unassigned characters"
+                ))
+            })?
+            .into_owned(),
+    );
     let b = prepped.as_bytes();
+    if b.len() > 127 {
+        warnings.push(format!(
+            "the {which} password is {} bytes long (UTF-8, after SASLprep); aes-256 (revision \
+             6) uses only its first 127: any password that starts with the same 127 bytes \
+             opens the file",
+            b.len()
+        ));
+    }
     Ok(Zeroizing::new(b[..b.len().min(127)].to_vec()))
 }
 
@@ -240,6 +258,14 @@ pub fn new_handler(
                 .into(),
         );
     }
+    if cipher == StdCipher::Aes128 {
+        warnings.push(
+            "aes-128 (revision 4) is legacy: its file key comes from the user password by MD5 \
+             and RC4 rounds (Algorithms 2 and 3), cheap to guess at; use aes-256 unless a reader \
+             older than Acrobat X must open the file"
+                .into(),
+        );
+    }
     if !encrypt_metadata && cipher == StdCipher::Rc4_128 {
         return Err(Error::Invalid(
             "rc4-128 (revision 3) always encrypts metadata; EncryptMetadata false needs aes-128 \
@@ -285,8 +311,8 @@ pub fn new_handler(
     let key: Zeroizing<Vec<u8>> = if cipher == StdCipher::Aes256 {
         let file_key = random::key::<32>()?;
         let e = r6_entries(
-            &r6_password(user, "user")?,
-            &r6_password(owner, "owner")?,
+            &r6_password(user, "user", &mut warnings)?,
+            &r6_password(owner, "owner", &mut warnings)?,
             &file_key,
             p,
             encrypt_metadata,

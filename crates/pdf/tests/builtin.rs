@@ -149,9 +149,9 @@ fn encrypt_fuzz_corpus_replays_without_panic() {
             0 => Cipher::Standard(StdCipher::Aes256),
             1 => Cipher::Standard(StdCipher::Aes128),
             2 => Cipher::Standard(StdCipher::Rc4_128),
-            3 => Cipher::Lwc(LwcCipher::AsconAead128),
-            4 => Cipher::Lwc(LwcCipher::Xoodyak),
-            _ => Cipher::Lwc(LwcCipher::IsapA128a),
+            3 => Cipher::Lwc(LwcCipher::ASCON_AEAD128),
+            4 => Cipher::Lwc(LwcCipher::XOODYAK),
+            _ => Cipher::Lwc(LwcCipher::ISAP_A_128A),
         };
         let opts = Options {
             cipher,
@@ -160,6 +160,7 @@ fn encrypt_fuzz_corpus_replays_without_panic() {
             permissions: -4,
             encrypt_metadata: pick & 0x80 == 0 || matches!(cipher, Cipher::Lwc(_)),
             input_password: Some("user"),
+            allow_weak: true,
         };
         if let Ok(out) = cipherlab_pdf::encrypt(input, &opts) {
             let d = cipherlab_pdf::decrypt(&out.bytes, Some("u")).expect("our output decrypts");

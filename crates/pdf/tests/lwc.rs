@@ -68,6 +68,7 @@ fn encrypt(input: &[u8], pw: Option<&str>, cipher: LwcCipher) -> Vec<u8> {
             permissions: -4,
             encrypt_metadata: true,
             input_password: pw,
+            allow_weak: true,
         },
     )
     .unwrap()
@@ -200,6 +201,16 @@ fn body(payload: &[u8], num: u32) -> Vec<u8> {
 
 /// Appends an incremental update: `objs` (number, body) and `free` object numbers.
 fn update(payload: &[u8], objs: &[(u32, Vec<u8>)], free: &[u32]) -> Vec<u8> {
+    update_with(payload, objs, free, |_| {})
+}
+
+/// [`update`] whose new trailer `edit` changes.
+fn update_with(
+    payload: &[u8],
+    objs: &[(u32, Vec<u8>)],
+    free: &[u32],
+    edit: impl Fn(&mut Dict),
+) -> Vec<u8> {
     let pdf = Pdf::parse(payload).unwrap();
     let prev = {
         let p = payload.windows(9).rposition(|w| w == b"startxref").unwrap();
@@ -241,6 +252,7 @@ fn update(payload: &[u8], objs: &[(u32, Vec<u8>)], free: &[u32]) -> Vec<u8> {
     let size = pdf.xref.entries.keys().max().unwrap() + 10;
     t.set(b"Size", Object::Int(i64::from(size)));
     t.set(b"Prev", Object::Int(prev as i64));
+    edit(&mut t);
     out.extend_from_slice(b"trailer\n");
     write_dict(&mut out, &t);
     write!(out, "\nstartxref\n{x}\n%%EOF\n").unwrap();
@@ -251,11 +263,11 @@ fn update(payload: &[u8], objs: &[(u32, Vec<u8>)], free: &[u32]) -> Vec<u8> {
 fn round_trip_every_cipher_builtin() {
     let input = data("r6-aes-256.pdf");
     let want = fingerprint(&reference(&input, Some("user")));
-    for c in LwcCipher::ALL {
+    for c in LwcCipher::all() {
         let w = encrypt(&input, Some("user"), c);
         for pw in [U, O] {
             let d = cipherlab_pdf::decrypt(&w, Some(pw)).unwrap();
-            assert_eq!(d.lwc, Some(c));
+            assert_eq!(d.protection.lwc(), Some(c));
             assert_eq!(d.auth.as_ref().unwrap().owner, pw == O, "{c:?}");
             let doc = Pdf::parse(&d.bytes).unwrap().load(None).unwrap();
             assert_eq!(fingerprint(&doc), want, "{c:?} with {pw}");
@@ -281,12 +293,13 @@ fn round_trip_every_cipher_builtin() {
         let again = cipherlab_pdf::encrypt(
             &w,
             &Options {
-                cipher: Cipher::Lwc(LwcCipher::Xoodyak),
+                cipher: Cipher::Lwc(LwcCipher::XOODYAK),
                 user_password: "x",
                 owner_password: "y",
                 permissions: -4,
                 encrypt_metadata: true,
                 input_password: Some(U),
+                allow_weak: true,
             },
         )
         .unwrap();
@@ -296,7 +309,7 @@ fn round_trip_every_cipher_builtin() {
     }
     println!(
         "lwc round trip: {} ciphers, user and owner password",
-        LwcCipher::ALL.len()
+        LwcCipher::all().count()
     );
 }
 
@@ -394,7 +407,7 @@ fn tamper_all(name: &str, payload: &[u8], every_object: bool) -> usize {
 fn tampering_is_always_an_error_builtin() {
     let input = data("r6-aes-256.pdf");
     let mut n = 0;
-    for c in LwcCipher::ALL {
+    for c in LwcCipher::all() {
         let payload = payload_of(&encrypt(&input, Some("user"), c));
         assert!(decrypt_payload(&payload, Some(U)).is_ok());
         n += tamper_all(&format!("built-in {c:?}"), &payload, true);
@@ -408,7 +421,7 @@ fn every_shared_pdf_round_trips_and_resists_tampering() {
     let (mut n, mut t) = (0, 0);
     for (name, input, pw) in &files {
         let want = fingerprint(&reference(input, pw.as_deref()));
-        for c in LwcCipher::ALL {
+        for c in LwcCipher::all() {
             let w = encrypt(input, pw.as_deref(), c);
             let d = cipherlab_pdf::decrypt(&w, Some(U)).unwrap();
             let doc = Pdf::parse(&d.bytes).unwrap().load(None).unwrap();
@@ -420,7 +433,7 @@ fn every_shared_pdf_round_trips_and_resists_tampering() {
             t += tamper_all(
                 &format!("{name} {c:?}"),
                 &payload,
-                c == LwcCipher::AsconAead128,
+                c == LwcCipher::ASCON_AEAD128,
             );
         }
     }
@@ -428,7 +441,7 @@ fn every_shared_pdf_round_trips_and_resists_tampering() {
         "lwc (shared PDFs): {} files x {} ciphers = {n} round trips; {t} tampered payloads, \
          every one rejected",
         files.len(),
-        LwcCipher::ALL.len()
+        LwcCipher::all().count()
     );
 }
 
@@ -455,7 +468,7 @@ fn err_of(wrapped: &[u8]) -> String {
 #[test]
 fn hostile_wrappers_and_payloads() {
     let input = data("r6-aes-256.pdf");
-    let c = LwcCipher::AsconAead128;
+    let c = LwcCipher::ASCON_AEAD128;
     let w = encrypt(&input, Some("user"), c);
     let payload = payload_of(&w);
     let wrap = |p: &[u8]| wrapper::wrap(p, c).unwrap();
@@ -547,4 +560,194 @@ fn hostile_wrappers_and_payloads() {
     println!(
         "lwc hostile wrappers and payloads: {n} cases, each a correct result or a clear error"
     );
+}
+
+/// A direct /Info dictionary an attacker appends to a payload that had none.
+fn forged_info(t: &mut Dict) {
+    let mut info = Dict::new();
+    info.set(
+        b"Title",
+        Object::Str(b"Forged title".to_vec(), StrForm::Literal),
+    );
+    info.set(
+        b"Author",
+        Object::Str(b"Mallory".to_vec(), StrForm::Literal),
+    );
+    t.set(b"Info", Object::Dict(info));
+}
+
+/// Forgery 1 of the audit: without the password, an incremental update whose trailer
+/// carries a direct /Info, on a payload that had none. Version 2 refuses it; a version-1
+/// payload (written before the fix, kept as a fixture) opens without it, with a warning.
+#[test]
+fn forgery_unauthenticated_trailer_info() {
+    let input = data("minimal-no-info.pdf");
+    for c in LwcCipher::all() {
+        let payload = payload_of(&encrypt(&input, None, c));
+        assert!(decrypt_payload(&payload, Some(U)).is_ok());
+        let forged = update_with(&payload, &[], &[], forged_info);
+        must_be_tampered(&format!("{c:?}: a direct /Info appended"), &forged);
+        // A reference to an object of the payload that the manifest does not name.
+        let forged = update_with(&payload, &[], &[], |t| t.set(b"Info", Object::Ref(1, 0)));
+        must_be_tampered(&format!("{c:?}: an /Info reference appended"), &forged);
+        let forged = update_with(&payload, &[], &[], |t| t.set(b"Root", Object::Int(1)));
+        must_be_tampered(&format!("{c:?}: a direct /Root"), &forged);
+    }
+
+    let v1 = payload_of(&data("v1-ascon-aead128-no-info.pdf"));
+    let genuine = decrypt_payload(&v1, Some(U)).unwrap();
+    assert_eq!(genuine.version, 1);
+    let forged = update_with(&v1, &[], &[], forged_info);
+    let opened = decrypt_payload(&forged, Some(U)).unwrap();
+    assert!(
+        opened.doc.trailer.get(b"Info").is_none(),
+        "a version-1 payload released an unauthenticated /Info"
+    );
+    assert!(
+        opened.doc.warnings.iter().any(|w| w.contains("/Info")),
+        "{:?}",
+        opened.doc.warnings
+    );
+    let out = cipherlab_pdf::decrypt(&forged, Some(U)).unwrap();
+    assert!(!String::from_utf8_lossy(&out.bytes).contains("Mallory"));
+    println!(
+        "forgery 1 (direct /Info): refused for {} ciphers; dropped from a version-1 payload",
+        LwcCipher::all().count()
+    );
+}
+
+/// The /Encrypt dictionary of a payload.
+fn encrypt_dict_of(payload: &[u8]) -> (Dict, Object) {
+    let pdf = Pdf::parse(payload).unwrap();
+    let id = pdf.xref.trailer.get(b"ID").unwrap().clone();
+    let d = match pdf.xref.trailer.get(b"Encrypt").unwrap() {
+        Object::Ref(n, g) => pdf.top_object((*n, *g)).unwrap(),
+        o => o.clone(),
+    };
+    (d.dict().unwrap().clone(), id)
+}
+
+/// Forgery 2's file: a Standard-handler V 5 R 6 PDF made without the password, with the
+/// /U /UE /O /OE /Perms and /ID of a payload, the /Identity crypt filter for strings and
+/// streams, and the attacker's text in the clear.
+fn standard_forgery(payload: &[u8]) -> Vec<u8> {
+    let (lwc, id) = encrypt_dict_of(payload);
+    let mut e = Dict::new();
+    e.set(b"Filter", Object::Name(b"Standard".to_vec()));
+    e.set(b"V", Object::Int(5));
+    e.set(b"R", Object::Int(6));
+    e.set(b"Length", Object::Int(256));
+    let mut f = Dict::new();
+    f.set(b"CFM", Object::Name(b"AESV3".to_vec()));
+    f.set(b"AuthEvent", Object::Name(b"DocOpen".to_vec()));
+    f.set(b"Length", Object::Int(32));
+    let mut cf = Dict::new();
+    cf.set(b"StdCF", Object::Dict(f));
+    e.set(b"CF", Object::Dict(cf));
+    e.set(b"StmF", Object::Name(b"Identity".to_vec()));
+    e.set(b"StrF", Object::Name(b"Identity".to_vec()));
+    for k in [&b"O"[..], b"U", b"OE", b"UE", b"Perms", b"P"] {
+        e.set(k, lwc.get(k).unwrap().clone());
+    }
+    let content = b"BT /F1 24 Tf 72 700 Td (Pay Mallory) Tj ET";
+    let objs: Vec<Vec<u8>> = vec![
+        b"<</Type/Catalog/Pages 2 0 R>>".to_vec(),
+        b"<</Type/Pages/Kids[3 0 R]/Count 1>>".to_vec(),
+        b"<</Type/Page/Parent 2 0 R/MediaBox[0 0 612 792]/Contents 4 0 R/Resources<</Font<</F1<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>>>>>>>".to_vec(),
+        [
+            format!("<</Length {}>>stream\n", content.len()).as_bytes(),
+            content,
+            b"\nendstream",
+        ]
+        .concat(),
+        {
+            let mut b = Vec::new();
+            write_dict(&mut b, &e);
+            b
+        },
+    ];
+    let mut out = b"%PDF-1.7\n".to_vec();
+    let mut offs = Vec::new();
+    for (i, o) in objs.iter().enumerate() {
+        offs.push(out.len());
+        writeln!(out, "{} 0 obj", i + 1).unwrap();
+        out.extend_from_slice(o);
+        out.extend_from_slice(b"\nendobj\n");
+    }
+    let x = out.len();
+    write!(out, "xref\n0 {}\n0000000000 65535 f \n", objs.len() + 1).unwrap();
+    for o in offs {
+        writeln!(out, "{o:010} 00000 n ").unwrap();
+    }
+    let mut t = Dict::new();
+    t.set(b"Size", Object::Int(objs.len() as i64 + 1));
+    t.set(b"Root", Object::Ref(1, 0));
+    t.set(b"Encrypt", Object::Ref(objs.len() as u32, 0));
+    t.set(b"ID", id);
+    out.extend_from_slice(b"trailer\n");
+    write_dict(&mut out, &t);
+    write!(out, "\nstartxref\n{x}\n%%EOF\n").unwrap();
+    out
+}
+
+/// Forgery 2 of the audit: the payload's password entries copied into a Standard-handler
+/// file of the attacker's making. From version 2 on they open nothing there; a version-1
+/// payload's still do, and then decryption says loudly that the file is neither
+/// authenticated nor even encrypted.
+#[test]
+fn forgery_standard_handler_downgrade() {
+    let input = data("minimal-no-info.pdf");
+    for c in LwcCipher::all() {
+        let forged = standard_forgery(&payload_of(&encrypt(&input, None, c)));
+        for pw in [U, O] {
+            match cipherlab_pdf::decrypt(&forged, Some(pw)) {
+                Err(Error::WrongPassword(_)) => {}
+                Ok(d) => {
+                    panic!("{c:?}: the victim's password opened a forged Standard file: {d:?}")
+                }
+                Err(e) => panic!("{c:?}: expected a wrong password, got {e}"),
+            }
+        }
+    }
+
+    let forged = standard_forgery(&payload_of(&data("v1-ascon-aead128-no-info.pdf")));
+    let d = cipherlab_pdf::decrypt(&forged, Some(U)).unwrap();
+    assert!(!d.protection.authenticated());
+    assert!(matches!(
+        &d.protection,
+        cipherlab_pdf::Protection::Standard { revision: 6, plaintext } if plaintext.contains(&"strings") && plaintext.contains(&"streams")
+    ));
+    assert!(
+        d.warnings.iter().any(|w| w.starts_with("NOT ENCRYPTED")),
+        "{:?}",
+        d.warnings
+    );
+    println!(
+        "forgery 2 (Standard downgrade): refused for {} ciphers; a version-1 payload's entries \
+         open it, reported as not authenticated and not encrypted",
+        LwcCipher::all().count()
+    );
+}
+
+/// A version-1 payload (written before version 2) still opens, says it is version 1, and
+/// gives the original document.
+#[test]
+fn version_1_payloads_still_open() {
+    let w = data("v1-ascon-aead128-no-info.pdf");
+    let d = cipherlab_pdf::decrypt(&w, Some(O)).unwrap();
+    assert_eq!(
+        d.protection,
+        cipherlab_pdf::Protection::Authenticated {
+            cipher: LwcCipher::ASCON_AEAD128,
+            version: 1
+        }
+    );
+    assert!(d.warnings.iter().any(|w| w.contains("before version 2")));
+    let doc = Pdf::parse(&d.bytes).unwrap().load(None).unwrap();
+    let want = reference(&data("minimal-no-info.pdf"), None);
+    assert_eq!(fingerprint(&doc), fingerprint(&want));
+    assert!(matches!(
+        cipherlab_pdf::decrypt(&w, Some("wrong")),
+        Err(Error::WrongPassword(_))
+    ));
 }

@@ -76,9 +76,9 @@ fn standard_phases_match_the_one_call_api() {
 fn lwc_phases_match_the_one_call_api() {
     for (name, input, pw) in inputs() {
         for c in [
-            LwcCipher::AsconAead128,
-            LwcCipher::Xoodyak,
-            LwcCipher::IsapA128a,
+            LwcCipher::ASCON_AEAD128,
+            LwcCipher::XOODYAK,
+            LwcCipher::ISAP_A_128A,
         ] {
             let w = cipherlab_pdf::encrypt(
                 &input,
@@ -89,6 +89,7 @@ fn lwc_phases_match_the_one_call_api() {
                     permissions: -4,
                     encrypt_metadata: true,
                     input_password: pw,
+                    allow_weak: true,
                 },
             )
             .unwrap();

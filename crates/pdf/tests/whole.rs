@@ -266,6 +266,7 @@ fn silent_success_with_missing_pages_is_impossible() {
         permissions: -4,
         encrypt_metadata: true,
         input_password: None,
+        allow_weak: false,
     };
     let mut outcomes: BTreeMap<&str, usize> = BTreeMap::new();
     let mut refusals = BTreeSet::new();

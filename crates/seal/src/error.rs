@@ -152,6 +152,11 @@ pub enum Error {
     #[error("{0}")]
     Usage(String),
 
+    /// A limit protecting against hostile input was hit (an Argon2id cost a header asks
+    /// for before it can be authenticated); the message names the option that raises it.
+    #[error("{0}")]
+    CostLimit(String),
+
     /// Any other input/output failure.
     #[error("{what}: {source}")]
     Io {
@@ -187,7 +192,8 @@ impl Error {
     /// The exit code of the command line (docs/format.md):
     /// 1 the data did not authenticate (wrong key or passphrase, modified, truncated);
     /// 2 usage (options, key files); 3 the input is not a readable cipherlab file;
-    /// 4 the output exists; 5 input/output failure; 6 disk full.
+    /// 4 the output exists; 5 input/output failure; 6 disk full; 8 a limit protecting
+    /// against hostile input was hit (the message names the option that raises it).
     pub fn exit_code(&self) -> u8 {
         match self {
             Error::WrongKey(_)
@@ -209,6 +215,7 @@ impl Error {
             Error::OutputExists(_) => 4,
             Error::Io { .. } => 5,
             Error::DiskFull(_) => 6,
+            Error::CostLimit(_) => 8,
         }
     }
 

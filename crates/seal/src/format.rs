@@ -3,7 +3,7 @@
 //! ```text
 //! magic       8  89 43 4C 53 0D 0A 1A 0A   ("\x89CLS\r\n\x1a\n")
 //! version     1  1
-//! algorithm   1  stable id (ALGORITHM_IDS)
+//! algorithm   1  stable id (the catalogue's container ids: container_ciphers())
 //! chunk       1  log2 of the plaintext chunk size, 10..=24 (16 = 64 KiB)
 //! kdf         1  0 = key file, 1 = Argon2id
 //! salt       16  random: Argon2id salt and HKDF salt
@@ -14,7 +14,7 @@
 
 use std::io::Read;
 
-use cipherlab_ciphers::{CipherSpec, Kind, Mode, catalogue::AlgorithmId};
+use cipherlab_ciphers::{CipherSpec, Mode, catalogue};
 
 use crate::error::{Error, Result};
 
@@ -39,70 +39,46 @@ pub const MIN_CHUNK_LOG2: u8 = 10;
 /// Largest chunk: 16 MiB (bounds what a hostile header can make the reader allocate).
 pub const MAX_CHUNK_LOG2: u8 = 24;
 
-/// Stable algorithm ids. Never renumber: files carry them. Every AEAD of the catalogue
-/// has one (a test checks it).
-pub const ALGORITHM_IDS: &[(u8, &str)] = &[
-    (1, "aes-128-gcm"),
-    (2, "aes-192-gcm"),
-    (3, "aes-256-gcm"),
-    (4, "chacha20-poly1305"),
-    (5, "ascon-aead128"),
-    (6, "ascon-128"),
-    (7, "ascon-128a"),
-    (8, "ascon-80pq"),
-    (9, "xoodyak"),
-    (10, "isap-a-128a"),
-    (11, "isap-a-128"),
-    (12, "isap-k-128a"),
-    (13, "isap-k-128"),
-];
+/// Every cipher the container takes, with its id, in id order. The ids are the
+/// catalogue's ([`cipherlab_ciphers::catalogue::ContainerId`]): a fact of each AEAD, kept
+/// in its descriptor; files carry them, so they are never renumbered.
+pub fn container_ciphers() -> Vec<(u8, CipherSpec)> {
+    let mut v: Vec<(u8, CipherSpec)> = (0..=u8::MAX)
+        .filter_map(|id| CipherSpec::from_container_id(id).map(|s| (id, s)))
+        .collect();
+    v.sort_by_key(|(id, _)| *id);
+    v
+}
 
 /// The id of `spec`, or an error naming the ciphers the container takes.
 pub fn algorithm_id(spec: &CipherSpec) -> Result<u8> {
-    let name = spec.to_string();
-    ALGORITHM_IDS
-        .iter()
-        .find(|(_, n)| *n == name)
-        .map(|(id, _)| *id)
-        .ok_or_else(|| {
-            Error::Usage(format!(
-                "{name} cannot be used in the container: it needs an AEAD ({}); \
-                 for unauthenticated legacy output use --raw",
-                ALGORITHM_IDS
-                    .iter()
-                    .map(|(_, n)| *n)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ))
-        })
+    spec.container_id().ok_or_else(|| {
+        Error::Usage(format!(
+            "{spec} cannot be used in the container: it needs an AEAD ({}); for \
+             unauthenticated legacy output use --raw",
+            container_ciphers()
+                .iter()
+                .map(|(_, s)| s.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+    })
 }
 
 /// The spec of an algorithm id.
 pub fn spec_of(id: u8) -> Result<CipherSpec> {
-    let (_, name) = ALGORITHM_IDS
-        .iter()
-        .find(|(i, _)| *i == id)
-        .ok_or(Error::UnknownAlgorithm(id))?;
-    Ok(CipherSpec::parse(name)?)
+    CipherSpec::from_container_id(id).ok_or(Error::UnknownAlgorithm(id))
 }
 
 /// The container's default cipher on this machine: AES-256-GCM where the CPU has AES
 /// and carry-less multiply instructions (fast and constant-time there), otherwise
 /// ChaCha20-Poly1305 (fast and constant-time in software). docs/format.md explains.
 pub fn default_cipher() -> CipherSpec {
-    let name = if hardware_aes() {
-        "aes-256-gcm"
+    if hardware_aes() {
+        CipherSpec::of(&catalogue::AES, 256, Some(Mode::Gcm))
     } else {
-        "chacha20-poly1305"
-    };
-    // Both names are in the catalogue (a test checks it); the fallback is unreachable.
-    CipherSpec::parse(name).unwrap_or(CipherSpec {
-        algorithm: &cipherlab_ciphers::ALGORITHMS[0],
-        key_bits: 256,
-        mode: Some(Mode::Gcm),
-        padding: cipherlab_ciphers::Padding::None,
-        effective_bits: None,
-    })
+        CipherSpec::aead(&catalogue::CHACHA20_POLY1305)
+    }
 }
 
 /// Whether AES-GCM runs on dedicated instructions here.
@@ -125,9 +101,7 @@ pub fn hardware_aes() -> bool {
 
 /// Whether `spec` can be used in the container.
 pub fn is_container_cipher(spec: &CipherSpec) -> bool {
-    spec.is_aead()
-        && (spec.algorithm.kind == Kind::Aead || spec.algorithm.id == AlgorithmId::Aes)
-        && algorithm_id(spec).is_ok()
+    spec.container_id().is_some()
 }
 
 /// Argon2id cost parameters (RFC 9106).
@@ -158,7 +132,38 @@ pub const MAX_ARGON2_MEMORY_KIB: u32 = 4 * 1024 * 1024;
 /// The most passes a header may ask for.
 pub const MAX_ARGON2_PASSES: u32 = 64;
 
+/// The least Argon2id cost `cipherlab encrypt` writes unless weak parameters are allowed
+/// explicitly: 19 MiB and 2 passes, OWASP's minimum for Argon2id (Password Storage Cheat
+/// Sheet). Below it a stolen file's passphrase is cheap to guess.
+pub const ARGON2_FLOOR: Argon2Params = Argon2Params {
+    memory_kib: 19 * 1024,
+    passes: 2,
+    lanes: 1,
+};
+
+/// The most Argon2id cost opening a file runs by default, before the header's MAC can
+/// be checked (the MAC key comes out of Argon2id): 1 GiB and 10 passes -- sixteen times the
+/// default's memory. A header asking for more is refused unless the caller raises the
+/// limit (`--argon2-max-memory`), so a hostile file cannot make a reader allocate 4 GiB.
+pub const ARGON2_OPEN_LIMIT: Argon2Params = Argon2Params {
+    memory_kib: 1024 * 1024,
+    passes: 10,
+    lanes: 64,
+};
+
 impl Argon2Params {
+    /// Whether these parameters cost at least `floor` in memory and passes.
+    pub fn at_least(&self, floor: &Argon2Params) -> bool {
+        self.memory_kib >= floor.memory_kib && self.passes >= floor.passes
+    }
+
+    /// Whether these parameters cost at most `limit` in memory, passes and lanes.
+    pub fn within(&self, limit: &Argon2Params) -> bool {
+        self.memory_kib <= limit.memory_kib
+            && self.passes <= limit.passes
+            && self.lanes <= limit.lanes
+    }
+
     /// Checks the parameters are within what Argon2 accepts and this reader allows.
     pub fn check(&self) -> Result<()> {
         let min_memory = 8 * u32::from(self.lanes);
@@ -394,7 +399,7 @@ pub(crate) fn random(buf: &mut [u8]) {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
     use super::*;
-    use cipherlab_ciphers::ALGORITHMS;
+    use cipherlab_ciphers::{ALGORITHMS, AlgorithmId, Kind};
 
     /// Every AEAD of the catalogue (AES-GCM at every key size included) has an id, so a
     /// new catalogue AEAD fails here until it is given one.
@@ -403,11 +408,11 @@ mod tests {
         let mut n = 0;
         for a in ALGORITHMS {
             let specs: Vec<CipherSpec> = match a.kind {
-                Kind::Aead => vec![CipherSpec::parse(a.name).unwrap()],
+                Kind::Aead => vec![CipherSpec::aead(a)],
                 Kind::Block if a.id == AlgorithmId::Aes => a
                     .key_bits
                     .all()
-                    .map(|b| CipherSpec::parse(&format!("aes-{b}-gcm")).unwrap())
+                    .map(|b| CipherSpec::of(a, b, Some(Mode::Gcm)))
                     .collect(),
                 _ => continue,
             };
@@ -420,9 +425,39 @@ mod tests {
             }
         }
         println!("{n} AEADs have container ids");
-        assert_eq!(n, ALGORITHM_IDS.len());
+        assert_eq!(n, container_ciphers().len());
         assert!(algorithm_id(&CipherSpec::parse("aes-128-cbc").unwrap()).is_err());
         assert!(is_container_cipher(&default_cipher()));
+    }
+
+    /// Files carry the ids: these must never change (a new AEAD takes a new number).
+    #[test]
+    fn ids_are_stable() {
+        let got: Vec<(u8, String)> = container_ciphers()
+            .into_iter()
+            .map(|(id, s)| (id, s.to_string()))
+            .collect();
+        let want = [
+            (1, "aes-128-gcm"),
+            (2, "aes-192-gcm"),
+            (3, "aes-256-gcm"),
+            (4, "chacha20-poly1305"),
+            (5, "ascon-aead128"),
+            (6, "ascon-128"),
+            (7, "ascon-128a"),
+            (8, "ascon-80pq"),
+            (9, "xoodyak"),
+            (10, "isap-a-128a"),
+            (11, "isap-a-128"),
+            (12, "isap-k-128a"),
+            (13, "isap-k-128"),
+        ];
+        for (id, name) in want {
+            assert!(
+                got.contains(&(id, name.to_string())),
+                "{id} {name}: {got:?}"
+            );
+        }
     }
 
     #[test]

@@ -88,17 +88,21 @@ impl KeyFile {
         ))
     }
 
-    /// Parses a key file's text; the error says what is wrong.
+    /// Parses a key file's text; the error says what is wrong and on which line, but never
+    /// quotes the file: any of its bytes might be the key (a line of bare hex, a key on the
+    /// cipher's line).
     pub fn parse(text: &str) -> std::result::Result<KeyFile, String> {
         let mut lines = text
             .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with('#'));
+            .enumerate()
+            .map(|(i, l)| (i + 1, l.trim()))
+            .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'));
         match lines.next() {
-            Some(KEY_FILE_MAGIC) => {}
-            Some(l) if l.starts_with("cipherlab-key:") => {
+            Some((_, KEY_FILE_MAGIC)) => {}
+            Some((n, l)) if l.starts_with("cipherlab-key:") => {
                 return Err(format!(
-                    "unsupported key file version \"{l}\" (this cipherlab reads \"{KEY_FILE_MAGIC}\")"
+                    "unsupported key file version on line {n} (this cipherlab reads \
+                     \"{KEY_FILE_MAGIC}\")"
                 ));
             }
             _ => {
@@ -109,22 +113,31 @@ impl KeyFile {
             }
         }
         let (mut cipher, mut key) = (None, None);
-        for line in lines {
+        for (n, line) in lines {
             let Some((field, value)) = line.split_once(':') else {
-                return Err(format!("line \"{}\" is not \"field: value\"", redact(line)));
+                return Err(format!("line {n} is not \"field: value\""));
             };
             let slot = match field.trim() {
                 "cipher" => &mut cipher,
                 "key" => &mut key,
-                other => return Err(format!("unknown field \"{other}\" (known: cipher, key)")),
+                _ => {
+                    return Err(format!(
+                        "line {n} has an unknown field (known: cipher, key)"
+                    ));
+                }
             };
-            if slot.replace(value.trim()).is_some() {
-                return Err(format!("field \"{}\" appears twice", field.trim()));
+            if slot.replace((n, value.trim())).is_some() {
+                return Err(format!("line {n} repeats the field \"{}\"", field.trim()));
             }
         }
-        let cipher = cipher.ok_or("the \"cipher:\" line is missing")?;
-        let key = key.ok_or("the \"key:\" line is missing")?;
-        let spec = CipherSpec::parse(cipher).map_err(|e| e.to_string())?;
+        let (n, cipher) = cipher.ok_or("the \"cipher:\" line is missing")?;
+        let (_, key) = key.ok_or("the \"key:\" line is missing")?;
+        let spec = CipherSpec::parse(cipher).map_err(|_| {
+            format!(
+                "line {n}: the cipher is not a catalogue name (`cipherlab list` shows them; \
+                 `cipherlab keygen` writes valid key files)"
+            )
+        })?;
         let key =
             Zeroizing::new(hex::decode(key).map_err(|_| "the key is not hexadecimal".to_string())?);
         if key.len() != spec.key_len() {
@@ -157,10 +170,6 @@ impl KeyFile {
             .map_err(|e| Error::io(format!("writing {}", path.display()), e))?;
         out.commit()
     }
-}
-
-fn redact(line: &str) -> String {
-    line.chars().take(12).collect::<String>() + "..."
 }
 
 /// What unlocks a file: a key file, or a passphrase.
@@ -294,16 +303,37 @@ mod tests {
             ),
             (
                 "cipherlab-key: 1\ncipher: xoodak\nkey: 00\n",
-                "did you mean",
+                "line 2: the cipher is not a catalogue name",
             ),
             ("cipherlab-key: 1\ncolour: red\n", "unknown field"),
             (
                 "cipherlab-key: 1\ncipher: xoodyak\ncipher: xoodyak\n",
-                "twice",
+                "line 3 repeats",
             ),
         ] {
             let e = KeyFile::parse(text).unwrap_err();
             assert!(e.contains(needle), "{text:?}: {e}");
+        }
+    }
+
+    /// A malformed key file's error quotes none of its bytes: the key's hex in any place
+    /// a careless edit could put it.
+    #[test]
+    fn errors_never_echo_the_key() {
+        let secret = "00112233445566778899aabbccddeeff";
+        for text in [
+            format!("cipherlab-key: 1\ncipher: aes-128-gcm\n{secret}\n"),
+            format!("cipherlab-key: 1\ncipher: {secret}\nkey: {secret}\n"),
+            format!("cipherlab-key: 1\n{secret}: aes-128-gcm\n"),
+            format!("cipherlab-key: 1{secret}\n"),
+            format!("{secret}\n"),
+            format!("cipherlab-key: 1\nkey: {secret}\nkey: {secret}\n"),
+        ] {
+            let e = KeyFile::parse(&text).unwrap_err();
+            for piece in secret.as_bytes().chunks(4) {
+                let piece = std::str::from_utf8(piece).unwrap();
+                assert!(!e.contains(piece), "{text:?} gave {e:?}");
+            }
         }
     }
 }

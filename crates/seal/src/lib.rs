@@ -12,7 +12,7 @@
 //!
 //! [`SealWriter`] and [`SealReader`] are `Write` and `Read` adapters, like Java's
 //! `CipherOutputStream` and `CipherInputStream` but authenticated: anything that
-//! serializes to a writer (serde_json, bincode, ...) can be encrypted on the way out and
+//! serializes to a writer (serde_json, postcard, ...) can be encrypted on the way out and
 //! decrypted on the way back. A reader returns plaintext only after its chunk verified;
 //! a modified or truncated stream gives an `io::Error` holding a [`Error`].
 //!

@@ -1,17 +1,19 @@
-//! Where results go, safely: a file output is written to a temporary file beside the
-//! destination and renamed over it only once complete, so a failure (wrong key, corrupt
-//! chunk, disk full, a crash) leaves neither a half-written file nor a damaged original.
+//! Where results go, safely: a file output is a [`cipherlab_outfile::OutFile`], written to
+//! a temporary file in the destination's directory (unnamed where the filesystem allows)
+//! and put in place only once complete, so a failure (wrong key, corrupt chunk, disk full,
+//! a crash, an interruption) leaves neither a half-written file nor a damaged original.
 //! An existing destination is refused unless `force`; with `force`, the new file is
-//! synced to disk before the rename, so the old content cannot be lost to a crash.
+//! synced to disk before it replaces the old one, so the old content cannot be lost to a
+//! crash.
 //! `-` or no path means standard output (for pipelines): there the caller must report
 //! a failure mid-stream, since what was written cannot be taken back.
 
 use std::fs::File;
 use std::io::{self, Write};
 use std::os::fd::AsFd;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use tempfile::NamedTempFile;
+use cipherlab_outfile::OutFile;
 
 use crate::error::{Error, Result};
 
@@ -19,15 +21,9 @@ use crate::error::{Error, Result};
 pub enum Output {
     /// Standard output (unbuffered, straight to file descriptor 1).
     Stdout(File),
-    /// A temporary file that becomes `dest` on [`Output::commit`].
-    File {
-        /// The temporary file (deleted if dropped before commit).
-        tmp: NamedTempFile,
-        /// The destination.
-        dest: PathBuf,
-        /// Whether an existing destination may be replaced.
-        force: bool,
-    },
+    /// A temporary file that becomes its destination on [`Output::commit`] (nothing is
+    /// left if it is dropped before).
+    File(OutFile),
 }
 
 /// Whether `path` names standard input/output (`-` or nothing).
@@ -50,70 +46,43 @@ impl Output {
         }
     }
 
-    /// A temporary file beside `dest` (owner-only permissions, 0600); refuses an
-    /// existing `dest` unless `force`.
+    /// A temporary file for `dest` (owner-only permissions, 0600); refuses an existing
+    /// `dest` unless `force`.
     pub fn file(dest: &Path, force: bool) -> Result<Output> {
-        if !force && dest.symlink_metadata().is_ok() {
-            return Err(Error::OutputExists(dest.to_path_buf()));
-        }
-        let dir = match dest.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => Path::new("."),
-        };
-        let name = dest
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let tmp = tempfile::Builder::new()
-            .prefix(&format!(".{name}."))
-            .suffix(".cipherlab-tmp")
-            .tempfile_in(dir)
-            .map_err(|e| Error::io(format!("creating a temporary file in {}", dir.display()), e))?;
-        Ok(Output::File {
-            tmp,
-            dest: dest.to_path_buf(),
-            force,
-        })
+        OutFile::create(dest, force)
+            .map(Output::File)
+            .map_err(|e| exists_or(e, dest, "creating the output"))
     }
 
     /// What to call the output in messages.
     pub fn name(&self) -> String {
         match self {
             Output::Stdout(_) => "standard output".into(),
-            Output::File { dest, .. } => dest.display().to_string(),
+            Output::File(f) => f.dest().display().to_string(),
         }
     }
 
-    /// Finishes: flushes standard output, or moves the temporary file into place.
+    /// Finishes: flushes standard output, or puts the file in place.
     pub fn commit(self) -> Result<()> {
         match self {
             Output::Stdout(mut f) => f
                 .flush()
                 .map_err(|e| Error::io("writing standard output", e)),
-            Output::File { tmp, dest, force } => {
-                let what = format!("writing {}", dest.display());
-                let replacing = dest.exists();
-                if replacing {
-                    // Durable before the old file is replaced: a crash cannot lose both.
-                    tmp.as_file().sync_all().map_err(|e| Error::io(&what, e))?;
-                }
-                let persisted = if force {
-                    tmp.persist(&dest)
-                } else {
-                    tmp.persist_noclobber(&dest)
-                };
-                match persisted {
-                    Ok(_) => Ok(()),
-                    Err(e) if e.error.kind() == io::ErrorKind::AlreadyExists => {
-                        Err(Error::OutputExists(dest))
-                    }
-                    Err(e) => Err(Error::io(
-                        format!("renaming the output to {}", dest.display()),
-                        e.error,
-                    )),
-                }
+            Output::File(f) => {
+                let dest = f.dest().to_path_buf();
+                f.commit()
+                    .map_err(|e| exists_or(e, &dest, "putting the output in place"))
             }
         }
+    }
+}
+
+/// [`Error::OutputExists`] for an existing `dest`, else an I/O error.
+fn exists_or(e: io::Error, dest: &Path, what: &str) -> Error {
+    if e.kind() == io::ErrorKind::AlreadyExists {
+        Error::OutputExists(dest.to_path_buf())
+    } else {
+        Error::io(format!("{what} {}", dest.display()), e)
     }
 }
 
@@ -121,19 +90,19 @@ impl Write for Output {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         match self {
             Output::Stdout(f) => f.write(buf),
-            Output::File { tmp, .. } => tmp.write(buf),
+            Output::File(f) => f.write(buf),
         }
     }
     fn write_vectored(&mut self, bufs: &[io::IoSlice<'_>]) -> io::Result<usize> {
         match self {
             Output::Stdout(f) => f.write_vectored(bufs),
-            Output::File { tmp, .. } => tmp.as_file_mut().write_vectored(bufs),
+            Output::File(f) => f.write_vectored(bufs),
         }
     }
     fn flush(&mut self) -> io::Result<()> {
         match self {
             Output::Stdout(f) => f.flush(),
-            Output::File { tmp, .. } => tmp.flush(),
+            Output::File(f) => f.flush(),
         }
     }
 }

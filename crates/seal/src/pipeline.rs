@@ -169,7 +169,7 @@ impl Job {
 
     /// Opening: reads and checks the header from `input`; the first chunk follows it.
     fn open(input: &mut impl Read, secret: Secret<'_>, opts: &SealOptions) -> Result<Job> {
-        let (header, key, header_len) = read_header(input, secret)?;
+        let (header, key, header_len) = read_header(input, secret, &opts.argon2_limit)?;
         Ok(Job {
             dir: Direction::Open,
             header,
@@ -256,7 +256,7 @@ impl Job {
     ) -> Result<Summary> {
         let mut file = match output {
             #[cfg(unix)]
-            Output::File { tmp, .. } => tmp.as_file(),
+            Output::File(f) => f.as_file(),
             _ => return self.run(input, output, progress),
         };
         let (mut src, first) = self.start(input)?;

@@ -92,6 +92,23 @@ pub fn warnings(spec: &CipherSpec) -> Vec<String> {
     if spec.mode == Some(Mode::Ecb) {
         w.push("ECB leaks the plaintext's patterns (equal blocks give equal ciphertext)".into());
     }
+    // Keystream modes: the same key and IV (or, for RC4, the same key) twice gives the
+    // same keystream, and the XOR of the two ciphertexts is the XOR of the plaintexts.
+    let keystream = matches!(
+        spec.mode,
+        Some(Mode::Ctr | Mode::Ofb | Mode::Cfb | Mode::Cfb8 | Mode::Cfb1)
+    ) || spec.algorithm.kind == cipherlab_ciphers::Kind::Stream;
+    if keystream && !spec.is_aead() {
+        let what = if spec.mode.is_some() {
+            "key and IV"
+        } else {
+            "key (RC4 has no IV)"
+        };
+        w.push(format!(
+            "{spec} encrypts by XOR with a keystream: never use the same {what} for a second \
+             message -- the XOR of the two ciphertexts is the XOR of the two plaintexts"
+        ));
+    }
     w
 }
 

@@ -22,6 +22,12 @@ pub struct SealOptions {
     pub chunk_log2: u8,
     /// Argon2id cost, for passphrases.
     pub argon2: Argon2Params,
+    /// Write Argon2id parameters below [`format::ARGON2_FLOOR`] (for tests and slow
+    /// machines; the caller should warn).
+    pub allow_weak_argon2: bool,
+    /// The most Argon2id cost opening a file may run ([`format::ARGON2_OPEN_LIMIT`] by
+    /// default): the header asks before it can be authenticated.
+    pub argon2_limit: Argon2Params,
     /// Catalogue provider (`None`: the fastest correct one).
     pub provider: Option<String>,
     /// Worker threads for [`crate::encrypt`]/[`crate::decrypt`] (0: one per core; at
@@ -35,6 +41,8 @@ impl Default for SealOptions {
             cipher: None,
             chunk_log2: DEFAULT_CHUNK_LOG2,
             argon2: Argon2Params::default(),
+            allow_weak_argon2: false,
+            argon2_limit: format::ARGON2_OPEN_LIMIT,
             provider: None,
             threads: 0,
         }
@@ -59,10 +67,25 @@ pub(crate) fn new_header(
             }
             (*k.spec(), Kdf::KeyFile)
         }
-        Secret::Passphrase(_) => (
-            opts.cipher.unwrap_or_else(format::default_cipher),
-            Kdf::Argon2id(opts.argon2),
-        ),
+        Secret::Passphrase(_) => {
+            let floor = format::ARGON2_FLOOR;
+            if !opts.allow_weak_argon2 && !opts.argon2.at_least(&floor) {
+                return Err(Error::Usage(format!(
+                    "Argon2id with {} MiB and {} passes is below the floor of {} MiB and {} \
+                     passes (OWASP's minimum): a stolen file's passphrase would be cheap to \
+                     guess; raise --argon2-memory/--argon2-passes, or allow it explicitly with \
+                     --argon2-allow-weak",
+                    opts.argon2.memory_kib / 1024,
+                    opts.argon2.passes,
+                    floor.memory_kib / 1024,
+                    floor.passes
+                )));
+            }
+            (
+                opts.cipher.unwrap_or_else(format::default_cipher),
+                Kdf::Argon2id(opts.argon2),
+            )
+        }
     };
     let header = Header::new(cipher, opts.chunk_log2, kdf)?;
     let (bytes, key) = header_bytes(&header, secret)?;
@@ -98,12 +121,25 @@ fn header_bytes(header: &Header, secret: Secret<'_>) -> Result<(Vec<u8>, Zeroizi
     Ok((bytes, keys.payload))
 }
 
-/// Reads and authenticates a header; returns it with the payload key.
+/// Reads and authenticates a header; returns it with the payload key. A passphrase
+/// header asking for more Argon2id cost than `limit` is refused before Argon2id runs.
 pub(crate) fn read_header<R: Read>(
     r: &mut R,
     secret: Secret<'_>,
+    limit: &Argon2Params,
 ) -> Result<(Header, Zeroizing<Vec<u8>>, u64)> {
     let (header, body, mac) = Header::read(r)?;
+    if let (Kdf::Argon2id(p), Secret::Passphrase(_)) = (header.kdf, secret)
+        && !p.within(limit)
+    {
+        return Err(Error::CostLimit(format!(
+            "the file asks Argon2id for {} KiB, {} passes and {} lanes, more than the limit of \
+             {} KiB, {} passes and {} lanes; its header cannot be authenticated before that \
+             work is done, so a hostile file could use this to exhaust memory -- if you trust \
+             it, raise the limit with --argon2-max-memory MIB / --argon2-max-passes N",
+            p.memory_kib, p.passes, p.lanes, limit.memory_kib, limit.passes, limit.lanes
+        )));
+    }
     let keys = keys::derive(&header, &body, secret)?;
     keys::verify_header(&keys, &body, &mac, secret)?;
     let len = (body.len() + mac.len()) as u64;
@@ -147,8 +183,10 @@ impl<W: Write> SealWriter<W> {
 
     /// Seals with a header given by the caller, for reproducible tests and fuzzing only:
     /// reusing a salt and nonce prefix with the same secret repeats nonces, which breaks
-    /// the AEAD. Use [`SealWriter::new`], which draws them from the OS RNG.
-    #[doc(hidden)]
+    /// the AEAD. It exists only with the `insecure-fixed-header` feature, which this
+    /// crate's tests and the fuzz targets turn on and nothing else may. Use
+    /// [`SealWriter::new`], which draws them from the OS RNG.
+    #[cfg(feature = "insecure-fixed-header")]
     pub fn with_fixed_header(mut inner: W, header: Header, secret: Secret<'_>) -> Result<Self> {
         let (bytes, key) = header_bytes(&header, secret)?;
         let cipher = ChunkCipher::new(&header, &key, None)?;
@@ -238,9 +276,18 @@ impl<R: Read> SealReader<R> {
     }
 
     /// As [`SealReader::new`], with a chosen catalogue provider.
-    pub fn with_provider(mut inner: R, secret: Secret<'_>, provider: Option<&str>) -> Result<Self> {
-        let (header, key, offset) = read_header(&mut inner, secret)?;
-        let cipher = ChunkCipher::new(&header, &key, provider)?;
+    pub fn with_provider(inner: R, secret: Secret<'_>, provider: Option<&str>) -> Result<Self> {
+        let opts = SealOptions {
+            provider: provider.map(str::to_string),
+            ..SealOptions::default()
+        };
+        Self::with_options(inner, secret, &opts)
+    }
+
+    /// As [`SealReader::new`], with `opts`' provider and Argon2id limit.
+    pub fn with_options(mut inner: R, secret: Secret<'_>, opts: &SealOptions) -> Result<Self> {
+        let (header, key, offset) = read_header(&mut inner, secret, &opts.argon2_limit)?;
+        let cipher = ChunkCipher::new(&header, &key, opts.provider.as_deref())?;
         let stride = header.chunk_size() + TAG_LEN;
         Ok(SealReader {
             src: Source::new(inner),

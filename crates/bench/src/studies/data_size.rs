@@ -4,7 +4,7 @@
 //! AES beside ours, and test its "time is proportional to size" claim by the time per
 //! byte at the smallest and largest sizes.
 
-use super::ciphers::{file_study_ciphers, spec};
+use super::ciphers::file_study_ciphers;
 use super::find::{self, distinct};
 use super::inputs::Input;
 use super::paper::file_features::{CASE2_SIZES, TABLE3, TABLE3_CIPHERS};
@@ -57,8 +57,8 @@ impl Study for DataSizeStudy {
 
     fn plan<'a>(&self, cfg: &Config, suite: &mut Suite<'a>) -> Result<(), StudyError> {
         for input in inputs(cfg) {
-            for name in file_study_ciphers().filter(|n| cfg.filter.accepts(n)) {
-                let s = Subject::new(NAME, spec(name).map_err(|e| err(NAME, e))?);
+            for spec in file_study_ciphers().filter(|s| cfg.filter.accepts_spec(s)) {
+                let s = Subject::new(NAME, spec);
                 add_encrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;
             }
         }

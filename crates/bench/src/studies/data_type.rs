@@ -4,7 +4,7 @@
 //! I/O. We add the modern ciphers, and test the paper's "no dependence" claim with
 //! confidence intervals instead of reading a bar chart.
 
-use super::ciphers::{file_study_ciphers, spec};
+use super::ciphers::file_study_ciphers;
 use super::find::{self, distinct};
 use super::inputs::Input;
 use super::table::{Table, num, text};
@@ -63,8 +63,8 @@ impl Study for DataTypeStudy {
     fn plan<'a>(&self, cfg: &Config, suite: &mut Suite<'a>) -> Result<(), StudyError> {
         // Input-major order: each input is made once and reused by every cipher.
         for input in inputs(cfg) {
-            for name in file_study_ciphers().filter(|n| cfg.filter.accepts(n)) {
-                let s = Subject::new(NAME, spec(name).map_err(|e| err(NAME, e))?);
+            for spec in file_study_ciphers().filter(|s| cfg.filter.accepts_spec(s)) {
+                let s = Subject::new(NAME, spec);
                 add_encrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;
             }
         }

@@ -2,7 +2,7 @@
 //! study 3 (Table 4): a dense AIFF of 61.4 MB and a sparse one of 72.0 MB; the
 //! encryption *rate* is the same for both. We compare rates with confidence intervals.
 
-use super::ciphers::{MODERN, spec};
+use super::ciphers::MODERN;
 use super::find::{self, distinct};
 use super::inputs::Input;
 use super::paper::file_features::{TABLE4, TABLE4_CIPHERS};
@@ -58,12 +58,12 @@ impl Study for DensityStudy {
 
     fn plan<'a>(&self, cfg: &Config, suite: &mut Suite<'a>) -> Result<(), StudyError> {
         for input in inputs(cfg) {
-            for name in TABLE4_CIPHERS
+            for spec in TABLE4_CIPHERS
                 .into_iter()
                 .chain(MODERN)
-                .filter(|n| cfg.filter.accepts(n))
+                .filter(|s| cfg.filter.accepts_spec(s))
             {
-                let s = Subject::new(NAME, spec(name).map_err(|e| err(NAME, e))?);
+                let s = Subject::new(NAME, spec);
                 add_encrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;
             }
         }
@@ -120,7 +120,7 @@ impl Study for DensityStudy {
             }
             let paper = TABLE4_CIPHERS
                 .iter()
-                .position(|c| *c == alg)
+                .position(|c| c.to_string() == alg)
                 .map(|i| TABLE4[i]);
             t.row(vec![
                 text(&alg),

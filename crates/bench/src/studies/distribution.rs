@@ -8,10 +8,11 @@
 //!
 //! Nothing is timed here: the study makes artifacts only.
 
-use cipherlab_ciphers::{CipherSpec, Padding, generate_iv, generate_key, providers};
+use cipherlab_ciphers::{
+    CipherSpec, Mode, Padding, catalogue, generate_iv, generate_key, providers,
+};
 use serde::Serialize;
 
-use super::ciphers::spec;
 use super::objects::{registry, serialized};
 use super::paper::java_stream::{FIG3_GROUP_MEAN, FIG3_STD_DEV};
 use super::table::{Table, num, text};
@@ -27,17 +28,17 @@ pub struct DistributionStudy;
 const NAME: &str = "distribution";
 
 /// The paper's four, then a chained mode, the AEADs and a stream cipher.
-const CIPHERS: [&str; 10] = [
-    "des-ecb",
-    "3des-168-ecb",
-    "blowfish-128-ecb",
-    "aes-128-ecb",
-    "aes-128-cbc",
-    "aes-128-gcm",
-    "chacha20-poly1305",
-    "ascon-aead128",
-    "xoodyak",
-    "rc4-128",
+const CIPHERS: [CipherSpec; 10] = [
+    CipherSpec::of(&catalogue::DES, 56, Some(Mode::Ecb)),
+    CipherSpec::of(&catalogue::TDES, 168, Some(Mode::Ecb)),
+    CipherSpec::of(&catalogue::BLOWFISH, 128, Some(Mode::Ecb)),
+    CipherSpec::of(&catalogue::AES, 128, Some(Mode::Ecb)),
+    CipherSpec::of(&catalogue::AES, 128, Some(Mode::Cbc)),
+    CipherSpec::of(&catalogue::AES, 128, Some(Mode::Gcm)),
+    CipherSpec::aead(&catalogue::CHACHA20_POLY1305),
+    CipherSpec::aead(&catalogue::ASCON_AEAD128),
+    CipherSpec::aead(&catalogue::XOODYAK),
+    CipherSpec::of(&catalogue::RC4, 128, None),
 ];
 
 /// The picture: 320 x 240 pixels, 24 bits, rows of 960 bytes (a whole number of AES
@@ -173,16 +174,15 @@ pub fn pictures() -> Result<Vec<(String, String, Vec<u8>)>, String> {
         "The plaintext picture (a 24-bit BMP of the built-in corpus)".to_string(),
         bmp_to_png(&bmp, w, h)?,
     )];
-    for (name, caption) in [
+    for (mode, caption) in [
         (
-            "aes-128-ecb",
+            Mode::Ecb,
             "AES-128-ECB: equal blocks give equal ciphertext, and the shapes show",
         ),
-        ("aes-128-cbc", "AES-128-CBC: chaining hides the picture"),
+        (Mode::Cbc, "AES-128-CBC: chaining hides the picture"),
     ] {
-        let spec = CipherSpec::parse(name)
-            .map_err(|e| e.to_string())?
-            .with_padding(Padding::None);
+        let spec = CipherSpec::of(&catalogue::AES, 128, Some(mode)).with_padding(Padding::None);
+        let name = spec.to_string();
         let mut enc = bmp[..BMP_HEADER].to_vec();
         enc.extend(encrypt(&spec, &bmp[BMP_HEADER..])?);
         out.push((
@@ -233,10 +233,9 @@ impl Study for DistributionStudy {
         let mut uneven = Vec::new();
         for (label, data) in plaintexts(cfg)? {
             let mut hists = vec![Histogram::of("none", &label, &data)];
-            for name in CIPHERS.iter().filter(|n| cfg.filter.accepts(n)) {
-                let spec = spec(name).map_err(|e| err(NAME, e))?;
-                let ct = encrypt(&spec, &data).map_err(|e| err(NAME, format!("{name}: {e}")))?;
-                hists.push(Histogram::of(name, &label, &ct));
+            for spec in CIPHERS.into_iter().filter(|s| cfg.filter.accepts_spec(s)) {
+                let ct = encrypt(&spec, &data).map_err(|e| err(NAME, format!("{spec}: {e}")))?;
+                hists.push(Histogram::of(&spec.to_string(), &label, &ct));
             }
             for h in &hists {
                 // A ciphertext is "uneven" when a uniform source would almost never give

@@ -3,9 +3,8 @@
 //! key schedule (`init`) apart from encryption, which the paper could not: that is where
 //! Blowfish's, RC2's and RC4's key sizes show.
 
-use cipherlab_ciphers::CipherSpec;
+use cipherlab_ciphers::{CipherSpec, Mode, catalogue};
 
-use super::ciphers::spec;
 use super::find::{self, distinct};
 use super::inputs::Input;
 use super::paper::file_features::CASE4_SIZE;
@@ -23,7 +22,8 @@ const NAME: &str = "key-size";
 
 /// Every cipher of Table 1 at the key sizes timed. The quick run takes the ends and a
 /// few steps between; the full run adds more steps of the variable-key ciphers.
-fn names(scale: Scale) -> Vec<String> {
+fn specs(scale: Scale) -> Vec<CipherSpec> {
+    use catalogue::{AES, BLOWFISH, DES, RC2, RC4, SKIPJACK, TDES};
     let (rc2, blowfish, rc4): (&[u16], &[u16], &[u16]) = match scale {
         Scale::Quick => (
             &[40, 64, 128, 256, 1024],
@@ -36,19 +36,14 @@ fn names(scale: Scale) -> Vec<String> {
             &[40, 56, 64, 80, 128, 192, 256, 512, 1024, 2048],
         ),
     };
-    let mut out: Vec<String> = ["aes-128-ecb", "aes-192-ecb", "aes-256-ecb", "des-ecb"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    out.extend(
-        ["3des-112-ecb", "3des-168-ecb"]
-            .iter()
-            .map(|s| s.to_string()),
-    );
-    out.extend(rc2.iter().map(|b| format!("rc2-{b}-ecb")));
-    out.extend(blowfish.iter().map(|b| format!("blowfish-{b}-ecb")));
-    out.push("skipjack-ecb".into());
-    out.extend(rc4.iter().map(|b| format!("rc4-{b}")));
+    let ecb = |a, bits| CipherSpec::of(a, bits, Some(Mode::Ecb));
+    let mut out: Vec<CipherSpec> = AES.key_bits.all().map(|b| ecb(&AES, b)).collect();
+    out.push(ecb(&DES, 56));
+    out.extend(TDES.key_bits.all().map(|b| ecb(&TDES, b)));
+    out.extend(rc2.iter().map(|&b| ecb(&RC2, b)));
+    out.extend(blowfish.iter().map(|&b| ecb(&BLOWFISH, b)));
+    out.push(ecb(&SKIPJACK, 80));
+    out.extend(rc4.iter().map(|&b| CipherSpec::of(&RC4, b, None)));
     out
 }
 
@@ -68,8 +63,11 @@ impl Study for KeySizeStudy {
     fn plan<'a>(&self, cfg: &Config, suite: &mut Suite<'a>) -> Result<(), StudyError> {
         let size = cfg.scale.pick(64 << 10, 4 << 20, CASE4_SIZE as usize);
         let input = Input::corpus(DataType::Bmp, size);
-        for name in names(cfg.scale).iter().filter(|n| cfg.filter.accepts(n)) {
-            let s = Subject::new(NAME, spec(name).map_err(|e| err(NAME, e))?);
+        for spec in specs(cfg.scale)
+            .into_iter()
+            .filter(|s| cfg.filter.accepts_spec(s))
+        {
+            let s = Subject::new(NAME, spec);
             add_init(suite, &s).map_err(|e| err(NAME, e))?;
             add_encrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;
         }

@@ -9,7 +9,7 @@ use cipherlab_lwc::permutation::{
     ascon::AsconState, keccak_p400::KeccakP400State, xoodoo::XoodooState,
 };
 
-use super::ciphers::{LWC_AEADS, spec};
+use super::ciphers::lwc_aeads;
 use super::find;
 use super::inputs::Input;
 use super::paper::isap_library::{ENCRYPT_NS, PERMUTATION_NS, SIZES};
@@ -97,10 +97,10 @@ impl Study for LwcStudy {
     fn plan<'a>(&self, cfg: &Config, suite: &mut Suite<'a>) -> Result<(), StudyError> {
         for size in sizes(cfg.scale) {
             let input = Input::corpus(DataType::Dense, size as usize);
-            for name in LWC_AEADS.iter().filter(|n| cfg.filter.accepts(n)) {
+            for spec in lwc_aeads().filter(|s| cfg.filter.accepts_spec(s)) {
                 let s = Subject {
                     ad_len: AD_LEN,
-                    ..Subject::new(NAME, spec(name).map_err(|e| err(NAME, e))?)
+                    ..Subject::new(NAME, spec)
                 };
                 add_encrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;
                 add_decrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;

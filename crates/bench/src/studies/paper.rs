@@ -7,6 +7,8 @@
 /// i7-2600 3.4 GHz (no AES-NI used by Java 6's providers), OpenJDK 1.6, JCA with the Sun
 /// and BouncyCastle providers, ECB with PKCS#5 padding, minimal key sizes.
 pub mod file_features {
+    use cipherlab_ciphers::{CipherSpec, Mode, catalogue};
+
     /// The seven ciphers of Table 3, in its column order, as cipherlab names them.
     pub const TABLE3_CIPHERS: [&str; 7] = [
         "aes-128-ecb",
@@ -55,14 +57,14 @@ pub mod file_features {
 
     /// Table 4's ciphers as the paper labels them (RC2, Blowfish, Skipjack and RC4 at
     /// 128 bits there, unlike the other case studies), as cipherlab names them.
-    pub const TABLE4_CIPHERS: [&str; 7] = [
-        "aes-128-ecb",
-        "des-ecb",
-        "3des-112-ecb",
-        "rc2-128-ecb",
-        "blowfish-128-ecb",
-        "skipjack-ecb",
-        "rc4-128",
+    pub const TABLE4_CIPHERS: [CipherSpec; 7] = [
+        CipherSpec::of(&catalogue::AES, 128, Some(Mode::Ecb)),
+        CipherSpec::of(&catalogue::DES, 56, Some(Mode::Ecb)),
+        CipherSpec::of(&catalogue::TDES, 112, Some(Mode::Ecb)),
+        CipherSpec::of(&catalogue::RC2, 128, Some(Mode::Ecb)),
+        CipherSpec::of(&catalogue::BLOWFISH, 128, Some(Mode::Ecb)),
+        CipherSpec::of(&catalogue::SKIPJACK, 80, Some(Mode::Ecb)),
+        CipherSpec::of(&catalogue::RC4, 128, None),
     ];
 
     /// Table 4: (dense time ms, dense MB/s, sparse time ms, sparse MB/s) for a dense AIFF

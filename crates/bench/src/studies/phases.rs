@@ -5,7 +5,6 @@
 //! its public one. We time the same phases for its ciphers and the modern ones, and for
 //! RSA (1024-4096, OAEP) and ECIES (X25519, P-256) through [`super::public_key`].
 
-use super::ciphers::spec;
 use super::find::{self, distinct};
 use super::inputs::Input;
 use super::paper::java_stream::OBJECT_BYTES;
@@ -14,6 +13,7 @@ use super::table::{Table, num, text};
 use super::timing::{Subject, add_decrypt, add_encrypt, add_init, add_keygen};
 use super::{Config, Study, StudyError, err};
 use cipherlab_ciphers::asym::AsymSpec;
+use cipherlab_ciphers::{CipherSpec, Mode, catalogue};
 
 use crate::corpus::DataType;
 use crate::harness::{Measurement, Suite};
@@ -25,16 +25,16 @@ pub struct PhasesStudy;
 const NAME: &str = "phases";
 
 /// The paper's four (as BouncyCastle's defaults: ECB with PKCS#5), then modern AEADs.
-const CIPHERS: [&str; 9] = [
-    "des-ecb",
-    "3des-168-ecb",
-    "blowfish-128-ecb",
-    "aes-128-ecb",
-    "aes-256-gcm",
-    "chacha20-poly1305",
-    "ascon-aead128",
-    "xoodyak",
-    "isap-a-128a",
+const CIPHERS: [CipherSpec; 9] = [
+    CipherSpec::of(&catalogue::DES, 56, Some(Mode::Ecb)),
+    CipherSpec::of(&catalogue::TDES, 168, Some(Mode::Ecb)),
+    CipherSpec::of(&catalogue::BLOWFISH, 128, Some(Mode::Ecb)),
+    CipherSpec::of(&catalogue::AES, 128, Some(Mode::Ecb)),
+    CipherSpec::of(&catalogue::AES, 256, Some(Mode::Gcm)),
+    CipherSpec::aead(&catalogue::CHACHA20_POLY1305),
+    CipherSpec::aead(&catalogue::ASCON_AEAD128),
+    CipherSpec::aead(&catalogue::XOODYAK),
+    CipherSpec::aead(&catalogue::ISAP_A_128A),
 ];
 
 /// Public-key schemes: RSA at the paper's sizes, and the elliptic-curve ones.
@@ -66,8 +66,8 @@ impl Study for PhasesStudy {
         // The paper's objects were about 5 KB; a serialized object stream is mostly
         // small integers and text, which sparse corpus data resembles.
         let input = Input::corpus(DataType::Sparse, OBJECT_BYTES);
-        for name in CIPHERS.iter().filter(|n| cfg.filter.accepts(n)) {
-            let s = Subject::new(NAME, spec(name).map_err(|e| err(NAME, e))?);
+        for spec in CIPHERS.into_iter().filter(|s| cfg.filter.accepts_spec(s)) {
+            let s = Subject::new(NAME, spec);
             add_keygen(suite, &s).map_err(|e| err(NAME, e))?;
             add_init(suite, &s).map_err(|e| err(NAME, e))?;
             add_encrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;

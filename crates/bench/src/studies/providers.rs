@@ -3,9 +3,8 @@
 //! the others first (the same ciphertext for the same key, IV and message), then timed on
 //! the same input, short and long messages.
 
-use cipherlab_ciphers::providers;
+use cipherlab_ciphers::{CipherSpec, Mode, catalogue, providers};
 
-use super::ciphers::spec;
 use super::find::{self, distinct};
 use super::inputs::Input;
 use super::table::{Table, int, num, text};
@@ -20,21 +19,21 @@ pub struct ProvidersStudy;
 
 const NAME: &str = "providers";
 
-const CIPHERS: [&str; 14] = [
-    "aes-128-gcm",
-    "aes-256-gcm",
-    "chacha20-poly1305",
-    "aes-128-ctr",
-    "aes-128-cbc",
-    "aes-128-ecb",
-    "aes-256-cbc",
-    "des-ecb",
-    "3des-168-cbc",
-    "blowfish-128-cbc",
-    "rc2-128-cbc",
-    "rc4-128",
-    "ascon-aead128",
-    "skipjack-ecb",
+const CIPHERS: [CipherSpec; 14] = [
+    CipherSpec::of(&catalogue::AES, 128, Some(Mode::Gcm)),
+    CipherSpec::of(&catalogue::AES, 256, Some(Mode::Gcm)),
+    CipherSpec::aead(&catalogue::CHACHA20_POLY1305),
+    CipherSpec::of(&catalogue::AES, 128, Some(Mode::Ctr)),
+    CipherSpec::of(&catalogue::AES, 128, Some(Mode::Cbc)),
+    CipherSpec::of(&catalogue::AES, 128, Some(Mode::Ecb)),
+    CipherSpec::of(&catalogue::AES, 256, Some(Mode::Cbc)),
+    CipherSpec::of(&catalogue::DES, 56, Some(Mode::Ecb)),
+    CipherSpec::of(&catalogue::TDES, 168, Some(Mode::Cbc)),
+    CipherSpec::of(&catalogue::BLOWFISH, 128, Some(Mode::Cbc)),
+    CipherSpec::of(&catalogue::RC2, 128, Some(Mode::Cbc)),
+    CipherSpec::of(&catalogue::RC4, 128, None),
+    CipherSpec::aead(&catalogue::ASCON_AEAD128),
+    CipherSpec::of(&catalogue::SKIPJACK, 80, Some(Mode::Ecb)),
 ];
 
 impl Study for ProvidersStudy {
@@ -58,8 +57,7 @@ impl Study for ProvidersStudy {
         );
         for &size in sizes {
             let input = Input::corpus(DataType::Dense, size);
-            for name in CIPHERS.iter().filter(|n| cfg.filter.accepts(n)) {
-                let spec = spec(name).map_err(|e| err(NAME, e))?;
+            for spec in CIPHERS.into_iter().filter(|s| cfg.filter.accepts_spec(s)) {
                 let available: Vec<&'static str> = providers::supporting(&spec)
                     .into_iter()
                     .filter(|p| {

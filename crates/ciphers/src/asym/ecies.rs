@@ -106,12 +106,9 @@ fn message_key(
 
 fn gcm(key: &[u8]) -> Result<Box<dyn Cipher>, AsymError> {
     let backend = |e: crate::Error| AsymError::Backend(e.to_string());
-    providers::init(
-        &CipherSpec::parse("aes-256-gcm").map_err(backend)?,
-        key,
-        None,
-    )
-    .map_err(backend)
+    const AES_256_GCM: CipherSpec =
+        CipherSpec::of(&crate::catalogue::AES, 256, Some(crate::spec::Mode::Gcm));
+    providers::init(&AES_256_GCM, key, None).map_err(backend)
 }
 
 pub(super) struct Encryptor {

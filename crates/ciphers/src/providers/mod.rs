@@ -11,6 +11,7 @@ mod by_size;
 mod cipherlab;
 mod keystream;
 mod openssl;
+pub(crate) mod ours;
 mod ring;
 mod rustcrypto;
 

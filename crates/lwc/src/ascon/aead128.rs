@@ -48,24 +48,47 @@ impl KeyInit for AsconAead128 {
 }
 
 impl AsconAead128 {
+    /// The state before the initial permutation: IV, key, nonce.
     #[inline(always)]
-    fn init(&self, nonce: &[u8; 16]) -> AsconState {
+    pub(super) fn initial_state(&self, nonce: &[u8; 16]) -> AsconState {
         let [k0, k1] = self.key;
         let (n0, n1) = load2::<false>(nonce);
-        let mut s = AsconState([IV, k0, k1, n0, n1]);
+        AsconState([IV, k0, k1, n0, n1])
+    }
+
+    /// The key addition after the initial p^12.
+    #[inline(always)]
+    pub(super) fn add_key_after_init(&self, s: &mut AsconState) {
+        s.0[3] ^= self.key[0];
+        s.0[4] ^= self.key[1];
+    }
+
+    /// The key addition before the final p^12.
+    #[inline(always)]
+    pub(super) fn add_key_before_final(&self, s: &mut AsconState) {
+        s.0[2] ^= self.key[0];
+        s.0[3] ^= self.key[1];
+    }
+
+    /// The tag, from the state after the final p^12.
+    #[inline(always)]
+    pub(super) fn tag(&self, s: &AsconState) -> [u8; 16] {
+        store2::<false>(s.0[3] ^ self.key[0], s.0[4] ^ self.key[1])
+    }
+
+    #[inline(always)]
+    pub(super) fn init(&self, nonce: &[u8; 16]) -> AsconState {
+        let mut s = self.initial_state(nonce);
         s.p12();
-        s.0[3] ^= k0;
-        s.0[4] ^= k1;
+        self.add_key_after_init(&mut s);
         s
     }
 
     #[inline(always)]
-    fn finalize(&self, mut s: AsconState) -> [u8; 16] {
-        let [k0, k1] = self.key;
-        s.0[2] ^= k0;
-        s.0[3] ^= k1;
+    pub(super) fn finalize(&self, mut s: AsconState) -> [u8; 16] {
+        self.add_key_before_final(&mut s);
         s.p12();
-        store2::<false>(s.0[3] ^ k0, s.0[4] ^ k1)
+        self.tag(&s)
     }
 
     fn zeroize_key(&mut self) {

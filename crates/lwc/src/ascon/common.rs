@@ -66,14 +66,14 @@ pub(crate) const fn pad_byte<const BE: bool>() -> u8 {
 
 /// The domain-separation bit XORed into `x4` after the associated data.
 #[inline(always)]
-const fn dsep<const BE: bool>() -> u64 {
+pub(crate) const fn dsep<const BE: bool>() -> u64 {
     if BE { 1 } else { 1 << 63 }
 }
 
 /// Copies a partial block (`rem.len() < R`) into a zeroed rate-sized buffer and
 /// appends the padding byte.
 #[inline(always)]
-fn padded<const R: usize, const BE: bool>(rem: &[u8]) -> [u8; 16] {
+pub(crate) fn padded<const R: usize, const BE: bool>(rem: &[u8]) -> [u8; 16] {
     let mut buf = [0u8; 16];
     buf[..rem.len()].copy_from_slice(rem);
     buf[rem.len()] = pad_byte::<BE>();
@@ -281,10 +281,12 @@ macro_rules! impl_aead {
                 self.open_inline(nonce, ad, buf)
             }
 
+            /// Encrypts `buf` in place with the fastest one-message code on this CPU
+            /// and returns the tag.
             #[inline]
-            fn seal(&self, nonce: &[u8; 16], ad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+            pub(crate) fn seal(&self, nonce: &[u8; 16], ad: &[u8], buf: &mut [u8]) -> [u8; 16] {
                 #[cfg(target_arch = "x86_64")]
-                if $crate::ascon::cpu::has_bmi() {
+                if $crate::cpu::has_bmi() {
                     #[allow(unsafe_code)]
                     // SAFETY: `seal_bmi` only needs BMI1 and BMI2, which `has_bmi`
                     // has just confirmed with `cpuid` (or the build enables them).
@@ -293,10 +295,12 @@ macro_rules! impl_aead {
                 self.seal_portable(nonce, ad, buf)
             }
 
+            /// Decrypts `buf` in place with the fastest one-message code on this CPU
+            /// and returns the computed tag (not yet compared).
             #[inline]
-            fn open(&self, nonce: &[u8; 16], ad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+            pub(crate) fn open(&self, nonce: &[u8; 16], ad: &[u8], buf: &mut [u8]) -> [u8; 16] {
                 #[cfg(target_arch = "x86_64")]
-                if $crate::ascon::cpu::has_bmi() {
+                if $crate::cpu::has_bmi() {
                     #[allow(unsafe_code)]
                     // SAFETY: `open_bmi` only needs BMI1 and BMI2, which `has_bmi`
                     // has just confirmed with `cpuid` (or the build enables them).

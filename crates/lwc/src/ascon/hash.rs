@@ -9,6 +9,9 @@
 //! Constant time: the permutation is AND/NOT/XOR and fixed rotations on whole words,
 //! and the sponge branches only on the (public) input and output lengths. No table
 //! look-ups.
+//!
+//! The hashed data may be secret (a key, a password): every hasher, XOF and output
+//! reader wipes its state and buffered bytes when dropped (`ZeroizeOnDrop`).
 
 use super::common::{const_p12, load, pad_byte, store};
 use crate::permutation::ascon::AsconState;
@@ -18,6 +21,7 @@ use digest::{
     ExtendableOutput, ExtendableOutputReset, FixedOutput, FixedOutputReset, HashMarker, Output,
     OutputSizeUser, Reset, TryCustomizedInit, Update, XofReader,
 };
+use zeroize::{Zeroize, ZeroizeOnDrop};
 
 /// Applies `ROUNDS` rounds (12 or 8).
 #[inline(always)]
@@ -31,6 +35,13 @@ struct Sponge {
     s: AsconState,
     buf: [u8; 8],
     pos: usize,
+}
+
+impl Drop for Sponge {
+    fn drop(&mut self) {
+        self.s.0.zeroize();
+        self.buf.zeroize();
+    }
 }
 
 impl Sponge {
@@ -107,7 +118,7 @@ fn absorb_blocks<const BE: bool, const B: usize>(s: &mut AsconState, blocks: &[[
         return;
     }
     #[cfg(target_arch = "x86_64")]
-    if super::cpu::has_bmi() {
+    if crate::cpu::has_bmi() {
         #[allow(unsafe_code)]
         // SAFETY: `absorb_blocks_bmi` only needs BMI1 and BMI2, which `has_bmi` has
         // just confirmed with `cpuid` (or the build enables them).
@@ -126,6 +137,13 @@ struct Squeezer {
     s: AsconState,
     block: [u8; 8],
     pos: usize,
+}
+
+impl Drop for Squeezer {
+    fn drop(&mut self) {
+        self.s.0.zeroize();
+        self.block.zeroize();
+    }
 }
 
 impl Squeezer {
@@ -175,6 +193,8 @@ macro_rules! fixed_hash {
         }
 
         impl HashMarker for $name {}
+
+        impl ZeroizeOnDrop for $name {}
 
         impl OutputSizeUser for $name {
             type OutputSize = U32;
@@ -239,6 +259,8 @@ macro_rules! xof {
 
         impl HashMarker for $name {}
 
+        impl ZeroizeOnDrop for $name {}
+
         impl Update for $name {
             #[inline]
             fn update(&mut self, data: &[u8]) {
@@ -271,6 +293,8 @@ macro_rules! xof {
                 r
             }
         }
+
+        impl ZeroizeOnDrop for $reader {}
 
         impl XofReader for $reader {
             #[inline]
@@ -426,6 +450,17 @@ impl TryCustomizedInit for AsconCxof128 {
 }
 
 impl HashMarker for AsconCxof128 {}
+
+impl Drop for AsconCxof128 {
+    fn drop(&mut self) {
+        // The sponge wipes itself; this is the saved post-customization state.
+        self.customized.0.zeroize();
+    }
+}
+
+impl ZeroizeOnDrop for AsconCxof128 {}
+
+impl ZeroizeOnDrop for AsconCxof128Reader {}
 
 impl Update for AsconCxof128 {
     #[inline]

@@ -27,9 +27,8 @@
 //!   and zeroized on drop.
 
 mod aead128;
+pub mod batch;
 mod common;
-#[cfg(target_arch = "x86_64")]
-mod cpu;
 mod hash;
 mod v12;
 
@@ -51,7 +50,7 @@ mod tests {
 
     macro_rules! both_paths_agree {
         ($ty:ty, $klen:literal, $rate:literal) => {{
-            if !cpu::has_bmi() {
+            if !crate::cpu::has_bmi() {
                 return;
             }
             let key: [u8; $klen] = core::array::from_fn(|i| (i * 7 + 1) as u8);

@@ -28,9 +28,9 @@
 use core::arch::x86_64::__m128i;
 
 use super::Variant;
-use super::cpu::Avx2Token;
 use super::portable;
 use super::sponge::Sponge;
+use crate::cpu::Avx2Token;
 use crate::permutation::ascon::AsconState;
 
 /// Ascon round constant of round index `i` (0..12 for p^12; p^a uses the last

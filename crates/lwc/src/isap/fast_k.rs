@@ -26,9 +26,9 @@
 //! branch.
 
 use super::Variant;
-use super::cpu::Avx2Token;
 use super::portable;
 use super::sponge::Sponge;
+use crate::cpu::Avx2Token;
 use crate::permutation::keccak_p400::{KeccakP400State, RHO, ROUND_CONSTANTS};
 
 /// Byte-shuffle control that puts word `src[x]` into word `x` (x < 5) and zeroes

@@ -43,8 +43,6 @@
 //! features, not from data.
 
 #[cfg(target_arch = "x86_64")]
-mod cpu;
-#[cfg(target_arch = "x86_64")]
 mod fast_a;
 #[cfg(target_arch = "x86_64")]
 mod fast_k;

@@ -66,6 +66,14 @@ impl AsconState {
         self.0 = [x0, x1, x2, x3, x4];
     }
 
+    /// One round with round constant `c`, for code that interleaves several states
+    /// round by round.
+    #[inline(always)]
+    pub(crate) fn round(&mut self, c: u64) {
+        let [x0, x1, x2, x3, x4] = &mut self.0;
+        round(x0, x1, x2, x3, x4, c);
+    }
+
     /// Applies any number of rounds from 1 to 16 (for benchmarks and experiments).
     ///
     /// # Panics

@@ -4,11 +4,13 @@ use super::cyclist::{HashBlocksJob, RHASH, dispatch};
 use crate::permutation::xoodoo::XoodooState;
 use digest::consts::U32;
 use digest::{FixedOutput, FixedOutputReset, HashMarker, Output, OutputSizeUser, Reset, Update};
+use zeroize::{Zeroize, ZeroizeOnDrop};
 
 /// Xoodyak-Hash (NIST LWC final round): Cyclist in hash mode (rate 16 bytes) on
 /// Xoodoo\[12\], `Absorb(M)` then `Squeeze(32)`; a 256-bit digest through the
 /// [`digest`] traits. Constant time in the data (AND/NOT/XOR, fixed rotations; only
-/// the public length decides the control flow).
+/// the public length decides the control flow). The state and the buffered input are
+/// wiped when the hasher is dropped.
 ///
 /// ```
 /// use cipherlab_lwc::XoodyakHash;
@@ -48,6 +50,15 @@ impl XoodyakHash {
 }
 
 impl HashMarker for XoodyakHash {}
+
+impl Drop for XoodyakHash {
+    fn drop(&mut self) {
+        self.state.0.zeroize();
+        self.buf.zeroize();
+    }
+}
+
+impl ZeroizeOnDrop for XoodyakHash {}
 
 impl OutputSizeUser for XoodyakHash {
     type OutputSize = U32;

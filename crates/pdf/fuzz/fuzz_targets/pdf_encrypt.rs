@@ -15,9 +15,9 @@ fuzz_target!(|data: &[u8]| {
         0 => Cipher::Standard(StdCipher::Aes256),
         1 => Cipher::Standard(StdCipher::Aes128),
         2 => Cipher::Standard(StdCipher::Rc4_128),
-        3 => Cipher::Lwc(LwcCipher::AsconAead128),
-        4 => Cipher::Lwc(LwcCipher::Xoodyak),
-        _ => Cipher::Lwc(LwcCipher::IsapA128a),
+        3 => Cipher::Lwc(LwcCipher::ASCON_AEAD128),
+        4 => Cipher::Lwc(LwcCipher::XOODYAK),
+        _ => Cipher::Lwc(LwcCipher::ISAP_A_128A),
     };
     let opts = Options {
         cipher,
@@ -26,6 +26,7 @@ fuzz_target!(|data: &[u8]| {
         permissions: -4,
         encrypt_metadata: pick & 0x80 == 0 || matches!(cipher, Cipher::Lwc(_)),
         input_password: Some("user"),
+        allow_weak: true,
     };
     let Ok(e) = cipherlab_pdf::encrypt(input, &opts) else {
         return;

@@ -2,9 +2,12 @@
 //!
 //! The file key is 32 random bytes, wrapped for the two passwords by revision 6's
 //! algorithms (the same code as the Standard handler: [`crate::standard::r6_entries`] to
-//! write, [`Handler::authenticate`] to read). The cipher's key is
-//! `HKDF-SHA-256(salt = "cipherlab-pdf-lwc/1", ikm = file key, info = /CFM)`, cut to the
-//! cipher's key length: a different cipher named in the file gets a different key, so a
+//! write, [`Handler::try_bytes`] to read). From version 2 on, each password is first
+//! domain-separated ([`separated`]): the entries are then no valid revision-6 entries for
+//! that password, so copied into a Standard-handler file (which anyone can write, with
+//! plaintext of their choosing) they open nothing. The cipher's key is
+//! `HKDF-SHA-256(salt = "cipherlab-pdf-lwc/<version>", ikm = file key, info = /CFM)`, cut to
+//! the cipher's key length: a different cipher named in the file gets a different key, so a
 //! changed /CFM is caught by the first tag.
 
 use cipherlab_ciphers::{Cipher, CipherSpec, providers};
@@ -12,16 +15,70 @@ use hkdf::Hkdf;
 use sha2::Sha256;
 use zeroize::Zeroizing;
 
-use super::{HANDLER, LwcCipher, VERSION};
+use super::{HANDLER, LwcCipher, READS, VERSION};
 use crate::error::{Error, Result};
 use crate::object::{Dict, ObjId, Object, StrForm};
 use crate::random::{self, Rng};
 use crate::security::{Auth, EncryptDict, Handler};
-use crate::standard::{r6_entries, r6_password};
+use crate::standard::r6_entries;
 
 /// The HKDF salt and the first bytes of every associated data: the design's name and
-/// version.
-const LABEL: &[u8] = b"cipherlab-pdf-lwc/1";
+/// `version`.
+fn label(version: i64) -> &'static [u8] {
+    if version == 1 {
+        b"cipherlab-pdf-lwc/1"
+    } else {
+        b"cipherlab-pdf-lwc/2"
+    }
+}
+
+/// What version 2 puts before a password when it separates it ([`separated`]).
+const PASSWORD_LABEL: &[u8] = b"cipherlab-pdf-lwc/2 password\0";
+
+/// A password as version 2 gives it to revision 6's Algorithm 2.B: `SHA-256(label ||
+/// password)`. Algorithm 2.B's cost is unchanged (it runs on the 32 bytes), but the entries
+/// it makes validate only through this function, never as a Standard handler's password;
+/// and the whole password counts (revision 6 alone cuts it at 127 bytes).
+pub fn separated(password: &[u8]) -> Zeroizing<Vec<u8>> {
+    use sha2::Digest;
+    let mut h = Sha256::new();
+    h.update(PASSWORD_LABEL);
+    h.update(password);
+    Zeroizing::new(h.finalize().to_vec())
+}
+
+/// The byte strings a password may have been written as, best first: SASLprep'd UTF-8 (what
+/// the writer uses) and the bytes as given. Version 1 cuts both at 127 bytes, as revision 6
+/// does; version 2 separates them ([`separated`]).
+fn password_candidates(version: i64, password: &str) -> Vec<Zeroizing<Vec<u8>>> {
+    let mut raw: Vec<Vec<u8>> = Vec::new();
+    if let Ok(p) = stringprep::saslprep(password) {
+        raw.push(p.as_bytes().to_vec());
+    }
+    raw.push(password.as_bytes().to_vec());
+    raw.dedup();
+    raw.into_iter()
+        .map(|b| {
+            let b = Zeroizing::new(b);
+            if version == 1 {
+                Zeroizing::new(b[..b.len().min(127)].to_vec())
+            } else {
+                separated(&b)
+            }
+        })
+        .collect()
+}
+
+/// The password the writer uses (SASLprep'd, as revision 6 prepares it), separated.
+fn writer_password(password: &str, which: &str) -> Result<Zeroizing<Vec<u8>>> {
+    let prepped = Zeroizing::new(stringprep::saslprep(password).map_err(|e| {
+        Error::Invalid(format!(
+            "the {which} password cannot be used: SASLprep (RFC 4013) rejects it ({e}); avoid \
+             control and unassigned characters"
+        ))
+    })?.into_owned());
+    Ok(separated(prepped.as_bytes()))
+}
 /// Nonce length of every LWC AEAD here.
 pub const NONCE: usize = 16;
 /// Tag length.
@@ -62,6 +119,9 @@ impl Kind {
 /// The payload's /Encrypt dictionary, read and checked.
 #[derive(Clone, Debug)]
 pub struct LwcDict {
+    /// The design's version (/V): 2 is written; 1, whose password entries are also valid
+    /// Standard-handler entries, is still read.
+    pub version: i64,
     /// The cipher.
     pub cipher: LwcCipher,
     /// /P (the permissions asked for; our reader releases everything to either password).
@@ -109,16 +169,18 @@ impl LwcDict {
                 )));
             }
         }
-        match (d.int(b"V"), d.int(b"R")) {
-            (Some(VERSION), Some(6)) => {}
+        let version = match (d.int(b"V"), d.int(b"R")) {
+            (Some(v), Some(6)) if READS.contains(&v) => v,
             (v, r) => {
                 return Err(Error::Unsupported(format!(
-                    "/{HANDLER} /V {} /R {}: this cipherlab writes and reads /V {VERSION} /R 6",
+                    "/{HANDLER} /V {} /R {}: this cipherlab writes /V {VERSION} /R 6 and reads \
+                     /V {} with /R 6",
                     v.map_or("missing".into(), |v| v.to_string()),
-                    r.map_or("missing".into(), |r| r.to_string())
+                    r.map_or("missing".into(), |r| r.to_string()),
+                    READS.map(|v| v.to_string()).join(" or ")
                 )));
             }
-        }
+        };
         let strf = name_of(d, b"StrF");
         let stmf = name_of(d, b"StmF");
         let eff = name_of(d, b"EFF");
@@ -143,7 +205,7 @@ impl LwcDict {
         };
         let cfm = filter.name(b"CFM").unwrap_or(b"None");
         let Some(cipher) = LwcCipher::from_cfm(cfm) else {
-            let known: Vec<&str> = LwcCipher::ALL.iter().map(|c| c.cfm()).collect();
+            let known: Vec<&str> = LwcCipher::all().map(|c| c.cfm()).collect();
             return Err(Error::Unsupported(format!(
                 "crypt filter /{f} has /CFM /{}; {HANDLER} knows {}",
                 String::from_utf8_lossy(cfm),
@@ -183,6 +245,7 @@ impl LwcDict {
             eff_given: false,
         };
         Ok(LwcDict {
+            version,
             cipher,
             p,
             r6,
@@ -193,6 +256,7 @@ impl LwcDict {
 
 /// The keys of one file, ready to encrypt or decrypt its objects.
 pub struct LwcKeys {
+    version: i64,
     cipher: LwcCipher,
     spec: CipherSpec,
     key: Zeroizing<Vec<u8>>,
@@ -231,13 +295,14 @@ fn name(n: &str) -> Object {
 }
 
 impl LwcKeys {
-    fn derive(cipher: LwcCipher, file_key: &[u8], id: Vec<u8>) -> Result<LwcKeys> {
-        let spec = cipher.spec()?;
+    fn derive(version: i64, cipher: LwcCipher, file_key: &[u8], id: Vec<u8>) -> Result<LwcKeys> {
+        let spec = cipher.spec();
         let mut key = Zeroizing::new(vec![0u8; spec.key_len()]);
-        Hkdf::<Sha256>::new(Some(LABEL), file_key)
+        Hkdf::<Sha256>::new(Some(label(version)), file_key)
             .expand(cipher.cfm().as_bytes(), &mut key)
             .map_err(|_| Error::Unsupported(format!("a {}-byte key", spec.key_len())))?;
         Ok(LwcKeys {
+            version,
             cipher,
             spec,
             key,
@@ -263,8 +328,8 @@ impl LwcKeys {
         }
         let file_key = random::key::<32>()?;
         let e = r6_entries(
-            &r6_password(user, "user")?,
-            &r6_password(owner, "owner")?,
+            &writer_password(user, "user")?,
+            &writer_password(owner, "owner")?,
             &file_key,
             p,
             true,
@@ -291,24 +356,28 @@ impl LwcKeys {
         d.set(b"OE", hex(&e.oe));
         d.set(b"UE", hex(&e.ue));
         d.set(b"Perms", hex(&e.perms));
-        Ok((Self::derive(cipher, &file_key[..], id)?, d))
+        Ok((Self::derive(VERSION, cipher, &file_key[..], id)?, d))
     }
 
-    /// Opens `d` with `password` (user or owner; SASLprep'd as revision 6 does). A /Perms
-    /// that does not match /P is tampering, not a warning.
+    /// Opens `d` with `password` (user or owner; SASLprep'd as revision 6 does, and from
+    /// version 2 on separated: [`separated`]). A /Perms that does not match /P is
+    /// tampering, not a warning.
     pub fn open(d: &LwcDict, id: Vec<u8>, password: &str) -> Result<(LwcKeys, Auth)> {
-        let (h, auth) = Handler::authenticate(&d.r6, &[], password).map_err(|e| match e {
-            Error::WrongPassword(_) => Error::WrongPassword(format!(
-                "{HANDLER} payload ({}), {} password, SASLprep'd",
+        let opened = password_candidates(d.version, password)
+            .iter()
+            .find_map(|pw| Handler::try_bytes(&d.r6, &[], pw));
+        let Some((h, auth)) = opened else {
+            return Err(Error::WrongPassword(format!(
+                "{HANDLER} payload version {} ({}), {} password, SASLprep'd",
+                d.version,
                 d.cipher.name(),
                 if password.is_empty() {
                     "empty"
                 } else {
                     "given"
                 }
-            )),
-            e => e,
-        })?;
+            )));
+        };
         if auth.perms_ok != Some(true) {
             return Err(Error::Tampered(
                 "/Perms does not match /P and /EncryptMetadata of the payload's /Encrypt \
@@ -316,12 +385,17 @@ impl LwcKeys {
                     .into(),
             ));
         }
-        Ok((Self::derive(d.cipher, h.file_key(), id)?, auth))
+        Ok((Self::derive(d.version, d.cipher, h.file_key(), id)?, auth))
     }
 
     /// The cipher.
     pub fn cipher(&self) -> LwcCipher {
         self.cipher
+    }
+
+    /// The design's version these keys follow.
+    pub fn version(&self) -> i64 {
+        self.version
     }
 
     /// An initialised cipher from the catalogue (one per thread).
@@ -335,8 +409,9 @@ impl LwcKeys {
     /// its object, or a stream's dictionary).
     pub fn ad(&self, id: ObjId, kind: Kind, extra: &[u8]) -> Vec<u8> {
         let cfm = self.cipher.cfm().as_bytes();
-        let mut ad = Vec::with_capacity(LABEL.len() + cfm.len() + self.id.len() + extra.len() + 16);
-        ad.extend_from_slice(LABEL);
+        let label = label(self.version);
+        let mut ad = Vec::with_capacity(label.len() + cfm.len() + self.id.len() + extra.len() + 16);
+        ad.extend_from_slice(label);
         ad.push(0);
         ad.extend_from_slice(cfm);
         ad.push(0);
@@ -415,7 +490,7 @@ mod tests {
 
     #[test]
     fn seal_open_and_every_binding() {
-        for cipher in LwcCipher::ALL {
+        for cipher in LwcCipher::all() {
             let (k, d) = LwcKeys::create(cipher, "u", "o", -4, b"id-one".to_vec()).unwrap();
             let mut d = d;
             d.set(b"Manifest", hex(&[0u8; 40]));
@@ -481,9 +556,35 @@ mod tests {
         }
     }
 
+    /// Version 2's entries are no revision-6 entries for the same password: the Standard
+    /// handler's authentication refuses them (forgery 2 of docs/pdf-lwc.md's threat model).
+    #[test]
+    fn entries_open_nothing_as_a_standard_handler() {
+        let (_, mut d) =
+            LwcKeys::create(LwcCipher::ASCON_AEAD128, "u", "o", -4, Vec::new()).unwrap();
+        d.set(b"Manifest", hex(&[0u8; 40]));
+        let parsed = LwcDict::parse(&d).unwrap();
+        assert_eq!(parsed.version, VERSION);
+        for pw in ["u", "o"] {
+            assert!(LwcKeys::open(&parsed, Vec::new(), pw).is_ok());
+            assert!(matches!(
+                Handler::authenticate(&parsed.r6, &[], pw),
+                Err(Error::WrongPassword(_))
+            ));
+        }
+        // A password longer than revision 6's 127 bytes counts whole.
+        let long = "p".repeat(200);
+        let (_, mut d) =
+            LwcKeys::create(LwcCipher::ASCON_AEAD128, &long, "o", -4, Vec::new()).unwrap();
+        d.set(b"Manifest", hex(&[0u8; 40]));
+        let parsed = LwcDict::parse(&d).unwrap();
+        assert!(LwcKeys::open(&parsed, Vec::new(), &long).is_ok());
+        assert!(LwcKeys::open(&parsed, Vec::new(), &long[..127]).is_err());
+    }
+
     #[test]
     fn dictionary_checks() {
-        let (_, mut d) = LwcKeys::create(LwcCipher::Xoodyak, "u", "o", -4, Vec::new()).unwrap();
+        let (_, mut d) = LwcKeys::create(LwcCipher::XOODYAK, "u", "o", -4, Vec::new()).unwrap();
         d.set(b"Manifest", hex(&[0u8; 40]));
         assert!(LwcDict::parse(&d).is_ok());
         let mut e = d.clone();
@@ -497,9 +598,11 @@ mod tests {
         let mut e = d.clone();
         e.set(b"EncryptMetadata", Object::Bool(false));
         assert!(LwcDict::parse(&e).is_err());
-        let mut e = d.clone();
-        e.set(b"V", Object::Int(2));
-        assert!(LwcDict::parse(&e).is_err());
+        for v in [0, 3] {
+            let mut e = d.clone();
+            e.set(b"V", Object::Int(v));
+            assert!(LwcDict::parse(&e).is_err());
+        }
         let mut e = d;
         e.remove(b"Manifest");
         assert!(LwcDict::parse(&e).is_err());

@@ -24,100 +24,75 @@ pub mod keys;
 pub mod open;
 pub mod seal;
 
-use cipherlab_ciphers::CipherSpec;
-
-use crate::error::{Error, Result};
+use cipherlab_ciphers::{ALGORITHMS, Algorithm, CipherSpec, catalogue};
 
 /// The security handler's name: the payload's /Encrypt /Filter and the wrapper's
 /// /EncryptedPayload /Subtype.
 pub const HANDLER: &str = "CipherlabAEAD";
 
-/// The version of this design (/V of the payload's /Encrypt, /Version of the wrapper's
-/// /EncryptedPayload).
-pub const VERSION: i64 = 1;
+/// The version of this design that is written (/V of the payload's /Encrypt, /Version of
+/// the wrapper's /EncryptedPayload). Version 2 separated the password entries from the
+/// Standard handler's ([`keys::separated`]) and made an absent /Info its own value in the
+/// manifest ([`seal::manifest`]); docs/pdf-lwc.md has why.
+pub const VERSION: i64 = 2;
 
-/// The lightweight AEADs of crates/lwc, by their catalogue names.
+/// The versions read: 1 (files written before version 2; see docs/pdf-lwc.md for what
+/// their password entries do not guarantee) and 2.
+pub const READS: [i64; 2] = [1, 2];
+
+/// A lightweight AEAD of crates/lwc as a PDF crypt filter: a catalogue algorithm that has
+/// a /CFM name ([`cipherlab_ciphers::Algorithm::pdf_cfm`]). Everything about it -- its
+/// name, its /CFM, its sizes -- is its catalogue descriptor's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LwcCipher {
-    /// Ascon-AEAD128 (NIST SP 800-232), the default.
-    AsconAead128,
-    /// Ascon-128 (v1.2).
-    Ascon128,
-    /// Ascon-128a (v1.2).
-    Ascon128a,
-    /// Ascon-80pq (v1.2), 160-bit key.
-    Ascon80pq,
-    /// Xoodyak.
-    Xoodyak,
-    /// ISAP-A-128A.
-    IsapA128a,
-    /// ISAP-A-128.
-    IsapA128,
-    /// ISAP-K-128A.
-    IsapK128a,
-    /// ISAP-K-128.
-    IsapK128,
-}
+pub struct LwcCipher(&'static Algorithm);
 
 impl LwcCipher {
-    /// Every one, the default first.
-    pub const ALL: [LwcCipher; 9] = [
-        LwcCipher::AsconAead128,
-        LwcCipher::Ascon128,
-        LwcCipher::Ascon128a,
-        LwcCipher::Ascon80pq,
-        LwcCipher::Xoodyak,
-        LwcCipher::IsapA128a,
-        LwcCipher::IsapA128,
-        LwcCipher::IsapK128a,
-        LwcCipher::IsapK128,
-    ];
+    /// Ascon-AEAD128 (NIST SP 800-232), the default.
+    pub const ASCON_AEAD128: LwcCipher = LwcCipher(&catalogue::ASCON_AEAD128);
+    /// Ascon-128 (v1.2).
+    pub const ASCON_128: LwcCipher = LwcCipher(&catalogue::ASCON_128);
+    /// Xoodyak.
+    pub const XOODYAK: LwcCipher = LwcCipher(&catalogue::XOODYAK);
+    /// ISAP-A-128A.
+    pub const ISAP_A_128A: LwcCipher = LwcCipher(&catalogue::ISAP_A_128A);
+
+    /// Every one, in catalogue order (the default first).
+    pub fn all() -> impl Iterator<Item = LwcCipher> {
+        ALGORITHMS
+            .iter()
+            .copied()
+            .filter(|a| a.pdf_cfm.is_some())
+            .map(LwcCipher)
+    }
+
+    /// Its catalogue descriptor.
+    pub fn algorithm(self) -> &'static Algorithm {
+        self.0
+    }
 
     /// The catalogue's (and the command line's) name.
     pub fn name(self) -> &'static str {
-        match self {
-            LwcCipher::AsconAead128 => "ascon-aead128",
-            LwcCipher::Ascon128 => "ascon-128",
-            LwcCipher::Ascon128a => "ascon-128a",
-            LwcCipher::Ascon80pq => "ascon-80pq",
-            LwcCipher::Xoodyak => "xoodyak",
-            LwcCipher::IsapA128a => "isap-a-128a",
-            LwcCipher::IsapA128 => "isap-a-128",
-            LwcCipher::IsapK128a => "isap-k-128a",
-            LwcCipher::IsapK128 => "isap-k-128",
-        }
+        self.0.name
     }
 
     /// The crypt filter method (/CFM) written in the payload.
     pub fn cfm(self) -> &'static str {
-        match self {
-            LwcCipher::AsconAead128 => "AsconAEAD128",
-            LwcCipher::Ascon128 => "Ascon128",
-            LwcCipher::Ascon128a => "Ascon128a",
-            LwcCipher::Ascon80pq => "Ascon80pq",
-            LwcCipher::Xoodyak => "Xoodyak",
-            LwcCipher::IsapA128a => "ISAPA128a",
-            LwcCipher::IsapA128 => "ISAPA128",
-            LwcCipher::IsapK128a => "ISAPK128a",
-            LwcCipher::IsapK128 => "ISAPK128",
-        }
+        self.0.pdf_cfm.unwrap_or_default()
     }
 
     /// The cipher called `name` on the command line.
     pub fn parse(name: &str) -> Option<LwcCipher> {
-        Self::ALL
-            .into_iter()
-            .find(|c| c.name().eq_ignore_ascii_case(name.trim()))
+        let spec = CipherSpec::parse(name).ok()?;
+        Self::all().find(|c| c.0.id == spec.algorithm.id)
     }
 
     /// The cipher whose /CFM is `cfm`.
     pub fn from_cfm(cfm: &[u8]) -> Option<LwcCipher> {
-        Self::ALL.into_iter().find(|c| c.cfm().as_bytes() == cfm)
+        catalogue::by_pdf_cfm(cfm).map(LwcCipher)
     }
 
     /// The catalogue's spec (key, nonce and tag lengths; the implementations).
-    pub fn spec(self) -> Result<CipherSpec> {
-        CipherSpec::parse(self.name())
-            .map_err(|e| Error::Unsupported(format!("{} in the catalogue: {e}", self.name())))
+    pub fn spec(self) -> CipherSpec {
+        CipherSpec::aead(self.0)
     }
 }

@@ -10,13 +10,15 @@
 //!    generation, kind, place and dictionary: a plaintext object (a dictionary slipped in
 //!    by an incremental update, say) is an error, not a warning.
 //! 4. Object streams are parsed; the cross-reference data must agree with them.
-//! 5. /Root, /Info and the digest of all objects and their tags must equal the manifest's.
+//! 5. /Root, /Info and the digest of all objects and their tags must equal the manifest's;
+//!    /Root must be, and /Info if present must be, a reference to an authenticated object.
+//!    Only these two and /ID (bound into every associated data) reach the output trailer.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::LwcCipher;
 use super::keys::{Kind, LwcDict, LwcKeys, TAG, id_bytes};
-use super::seal::{MANIFEST_LEN, canonical, manifest, objects_digest, tag_of};
+use super::seal::{canonical, manifest, manifest_len, objects_digest, tag_of};
 use crate::document::{Document, Pdf, for_strings_dict, parse_object_stream};
 use crate::error::{Error, Result};
 use crate::object::{Object, Stream};
@@ -37,6 +39,8 @@ pub struct Opened {
     pub strings: usize,
     /// Streams authenticated (object streams included).
     pub streams: usize,
+    /// The design's version of the payload (1 or 2).
+    pub version: i64,
 }
 
 /// One top-level stream opened: number, generation, tag, strings in its dictionary.
@@ -139,7 +143,7 @@ pub fn decrypt_payload(payload: &[u8], password: Option<&str>) -> Result<Opened>
     };
     let mut c = keys.init()?;
     let m = keys.open_data(&mut *c, (0, 0), Kind::Manifest, &[], &dict.manifest)?;
-    if m.len() != MANIFEST_LEN {
+    if m.len() != manifest_len(dict.version) {
         return Err(tampered("the manifest has the wrong length"));
     }
 
@@ -240,12 +244,15 @@ pub fn decrypt_payload(payload: &[u8], password: Option<&str>) -> Result<Opened>
 
     // The manifest.
     let digest = objects_digest(&mut tags, &mut members);
-    if manifest(&pdf.xref.trailer, tags.len(), members.len(), &digest) != m {
+    let trailer = &pdf.xref.trailer;
+    if manifest(dict.version, trailer, tags.len(), members.len(), &digest) != m {
         return Err(tampered(
             "the payload's objects or its /Root or /Info differ from its authenticated manifest \
              (objects were removed, added, moved or replaced)",
         ));
     }
+    let mut warnings = Vec::new();
+    let info = trailer_refs(dict.version, trailer, &objects, &mut warnings)?;
 
     let mut doc = Document {
         version: pdf.version.clone(),
@@ -255,12 +262,17 @@ pub fn decrypt_payload(payload: &[u8], password: Option<&str>) -> Result<Opened>
         had_object_streams: true,
         had_xref_stream: true,
         linearized: false,
-        warnings: Vec::new(),
+        warnings,
         strings_decrypted: strings,
         streams_decrypted: streams,
     };
-    for k in [&b"Root"[..], b"Info", b"ID"] {
-        if let Some(v) = pdf.xref.trailer.get(k) {
+    // Only what the manifest and the associated data cover reaches the output.
+    for (k, v) in [
+        (&b"Root"[..], trailer.get(b"Root")),
+        (b"Info", info),
+        (b"ID", trailer.get(b"ID")),
+    ] {
+        if let Some(v) = v {
             doc.trailer.set(k, v.clone());
         }
     }
@@ -270,5 +282,49 @@ pub fn decrypt_payload(payload: &[u8], password: Option<&str>) -> Result<Opened>
         cipher: dict.cipher,
         strings,
         streams,
+        version: dict.version,
     })
+}
+
+/// Checks the trailer's /Root and /Info against the authenticated objects, after the
+/// manifest matched: /Root must be a reference to one of them, and /Info absent or a
+/// reference to one of them. Returns the /Info to release.
+///
+/// A version-1 manifest wrote "absent" and "not a reference" alike, so a direct /Info in a
+/// version-1 payload is not authenticated: it is left out with a warning (the version-1
+/// writer never wrote one for a well-formed input). In version 2 it is tampering.
+fn trailer_refs<'t>(
+    version: i64,
+    trailer: &'t crate::object::Dict,
+    objects: &BTreeMap<u32, (u16, Object)>,
+    warnings: &mut Vec<String>,
+) -> Result<Option<&'t Object>> {
+    let known = |o: &Object| matches!(o, Object::Ref(n, g) if objects.get(n).is_some_and(|(og, _)| og == g));
+    match trailer.get(b"Root") {
+        Some(r) if known(r) => {}
+        _ => {
+            return Err(tampered(
+                "the trailer's /Root is not a reference to an authenticated object",
+            ));
+        }
+    }
+    match trailer.get(b"Info") {
+        None => Ok(None),
+        Some(i) if known(i) => Ok(Some(i)),
+        Some(Object::Ref(n, g)) => Err(tampered(format!(
+            "the trailer's /Info {n} {g} R is not an authenticated object"
+        ))),
+        Some(_) if version == 1 => {
+            warnings.push(
+                "the trailer's /Info is a direct dictionary, which a version-1 payload does not \
+                 authenticate: it was left out"
+                    .into(),
+            );
+            Ok(None)
+        }
+        Some(_) => Err(tampered(
+            "the trailer's /Info is not a reference: the payload's manifest records no such \
+             value (an /Info added without the password)",
+        )),
+    }
 }

@@ -142,10 +142,24 @@ pub fn seal_objects(p: &mut Packed, keys: &LwcKeys) -> Result<(usize, usize)> {
     Ok(total)
 }
 
-/// The manifest's magic.
-const MAGIC: &[u8; 8] = b"CLABMF1\n";
-/// Manifest plaintext length.
-pub const MANIFEST_LEN: usize = 8 + 12 + 8 + 32;
+/// The manifest's magic, by version.
+fn magic(version: i64) -> &'static [u8; 8] {
+    if version == 1 {
+        b"CLABMF1\n"
+    } else {
+        b"CLABMF2\n"
+    }
+}
+
+/// The manifest's plaintext length in `version`: version 2 gives each of /Root and /Info a
+/// presence byte.
+pub fn manifest_len(version: i64) -> usize {
+    if version == 1 {
+        8 + 12 + 8 + 32
+    } else {
+        8 + 14 + 8 + 32
+    }
+}
 
 /// The digest of a payload's objects: each top-level object (number, generation, the tag
 /// that ends its data) and each compressed object (number, object stream, index), sorted
@@ -170,24 +184,35 @@ pub fn objects_digest(
     h.finalize().into()
 }
 
-/// A reference as the manifest stores it (`u32::MAX` for none).
-fn ref_bytes(o: Option<&Object>) -> [u8; 6] {
-    let (n, g) = match o {
-        Some(Object::Ref(n, g)) => (*n, *g),
-        _ => (u32::MAX, 0),
+/// A trailer reference as the manifest stores it. Version 2: a presence byte (0 absent, 1
+/// a reference) and the number and generation. Version 1 wrote `FFFFFFFF 0000` for both
+/// "absent" and "not a reference" -- the ambiguity a forged direct /Info used; its reader
+/// ([`super::open`]) therefore never releases a trailer value that is not a reference.
+fn ref_bytes(version: i64, o: Option<&Object>, out: &mut Vec<u8>) {
+    let r = match o {
+        Some(Object::Ref(n, g)) => Some((*n, *g)),
+        _ => None,
     };
-    let mut b = [0u8; 6];
-    b[..4].copy_from_slice(&n.to_be_bytes());
-    b[4..].copy_from_slice(&g.to_be_bytes());
-    b
+    if version != 1 {
+        out.push(u8::from(r.is_some()));
+    }
+    let (n, g) = r.unwrap_or((u32::MAX, 0));
+    out.extend_from_slice(&n.to_be_bytes());
+    out.extend_from_slice(&g.to_be_bytes());
 }
 
 /// The manifest's plaintext: magic, /Root, /Info, the object counts, the digest.
-pub fn manifest(trailer: &Dict, tops: usize, compressed: usize, digest: &[u8; 32]) -> Vec<u8> {
-    let mut m = Vec::with_capacity(MANIFEST_LEN);
-    m.extend_from_slice(MAGIC);
-    m.extend_from_slice(&ref_bytes(trailer.get(b"Root")));
-    m.extend_from_slice(&ref_bytes(trailer.get(b"Info")));
+pub fn manifest(
+    version: i64,
+    trailer: &Dict,
+    tops: usize,
+    compressed: usize,
+    digest: &[u8; 32],
+) -> Vec<u8> {
+    let mut m = Vec::with_capacity(manifest_len(version));
+    m.extend_from_slice(magic(version));
+    ref_bytes(version, trailer.get(b"Root"), &mut m);
+    ref_bytes(version, trailer.get(b"Info"), &mut m);
     m.extend_from_slice(&(tops as u32).to_be_bytes());
     m.extend_from_slice(&(compressed as u32).to_be_bytes());
     m.extend_from_slice(digest);
@@ -216,7 +241,13 @@ pub fn finish(p: &mut Packed, keys: &LwcKeys, mut enc: Dict) -> Result<()> {
         .collect();
     let mut compressed = p.compressed.clone();
     let digest = objects_digest(&mut tops, &mut compressed);
-    let m = manifest(&p.trailer, tops.len(), compressed.len(), &digest);
+    let m = manifest(
+        keys.version(),
+        &p.trailer,
+        tops.len(),
+        compressed.len(),
+        &digest,
+    );
     let mut c = keys.init()?;
     let sealed = keys.seal(&mut *c, &mut Rng::new(), (0, 0), Kind::Manifest, &[], &m)?;
     enc.set(b"Manifest", Object::Str(sealed, StrForm::Hex));

@@ -407,7 +407,7 @@ struct Usable {
 
 fn usable(bytes: &[u8], known: &[String]) -> Result<Usable, String> {
     let (plain, note) = match encrypt::open(bytes, None) {
-        Ok(o) if o.auth.is_none() && o.lwc.is_none() => (bytes.to_vec(), None),
+        Ok(o) if o.auth.is_none() && !o.protection.authenticated() => (bytes.to_vec(), None),
         Ok(_) => decrypted(bytes, None)?,
         Err(PdfError::PasswordRequired | PdfError::WrongPassword(_)) => known
             .iter()
@@ -439,7 +439,7 @@ fn usable(bytes: &[u8], known: &[String]) -> Result<Usable, String> {
 /// `bytes` decrypted with `password` (`None`: the empty user password), with a note.
 fn decrypted(bytes: &[u8], password: Option<&str>) -> Result<(Vec<u8>, Option<String>), String> {
     let d = cipherlab_pdf::decrypt(bytes, password).map_err(|e| e.to_string())?;
-    let how = match (&d.lwc, password) {
+    let how = match (&d.protection.lwc(), password) {
         (Some(c), _) => format!("an {} wrapper", c.name()),
         (None, _) => "encrypted".to_string(),
     };
@@ -568,6 +568,7 @@ mod tests {
                 permissions: -4,
                 encrypt_metadata: true,
                 input_password: None,
+                allow_weak: true,
             },
         )
         .unwrap();

@@ -284,7 +284,14 @@ fn decrypt_job(keys: &DecKeys, sealed: &[u8]) -> Result<Vec<u8>> {
             phases::decrypt_lwc(&mut raw, keys)?;
             let mut compressed = raw.compressed.clone();
             let digest = seal::objects_digest(&mut tags, &mut compressed);
-            if seal::manifest(&raw.trailer, tags.len(), compressed.len(), &digest) != m {
+            if seal::manifest(
+                keys.version(),
+                &raw.trailer,
+                tags.len(),
+                compressed.len(),
+                &digest,
+            ) != m
+            {
                 return Err(Error::Tampered(
                     "the payload's objects differ from its manifest".into(),
                 ));
@@ -524,7 +531,7 @@ impl Work {
 pub fn check_file(label: &str, plain: &Arc<Vec<u8>>) -> std::result::Result<(), String> {
     for c in [
         Cipher::Standard(StdCipher::Aes128),
-        Cipher::Lwc(LwcCipher::AsconAead128),
+        Cipher::Lwc(LwcCipher::ASCON_AEAD128),
     ] {
         Prepared::new(c, label, Arc::clone(plain)).map_err(|e| {
             format!(
@@ -568,7 +575,10 @@ pub fn lock(cipher: Cipher) -> Result<Lock> {
             // `unlock` does not open the manifest; the reader wants one there.
             d.set(
                 b"Manifest",
-                Object::Str(vec![0; NONCE + TAG + seal::MANIFEST_LEN], StrForm::Hex),
+                Object::Str(
+                    vec![0; NONCE + TAG + seal::manifest_len(cipherlab_pdf::lwc::VERSION)],
+                    StrForm::Hex,
+                ),
             );
             Ok(Lock::Lwc(Box::new(LwcDict::parse(&d)?)))
         }
@@ -629,7 +639,7 @@ mod tests {
     fn a_wrong_key_or_a_changed_byte_is_caught_by_the_proof() {
         let (_, plain) = builtin::files().remove(0);
         let plain = Arc::new(plain);
-        let c = Cipher::Lwc(LwcCipher::AsconAead128);
+        let c = Cipher::Lwc(LwcCipher::ASCON_AEAD128);
         let mut p = Prepared::new(c, "x", Arc::clone(&plain)).unwrap();
         let (doc, _) = prepare(c, &plain).unwrap();
         p.prove(&doc).unwrap();

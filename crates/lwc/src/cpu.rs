@@ -1,10 +1,18 @@
-//! Run-time CPU feature detection for the x86-64 fast paths (no_std, so by CPUID
-//! and XGETBV directly), cached after the first call.
+//! Run-time CPU feature detection for the x86-64 fast paths, shared by every module
+//! that has one. `no_std`, so by CPUID and XGETBV directly (not
+//! `is_x86_feature_detected!`, which needs `std`); the answer is cached in an atomic
+//! after the first call.
+//!
+//! Constant time: the choice of code path depends only on the CPU, never on data.
 
 use core::sync::atomic::{AtomicU8, Ordering};
 
+/// Bit set once the CPU has been probed.
 const KNOWN: u8 = 1;
-const AVX2: u8 = 2;
+/// BMI1 and BMI2 (`andn`, `rorx`).
+const BMI: u8 = 2;
+/// AVX2 usable (CPU and OS), together with BMI1 and BMI2.
+const AVX2: u8 = 4;
 
 static FEATURES: AtomicU8 = AtomicU8::new(0);
 
@@ -13,24 +21,29 @@ fn detect() -> u8 {
     use core::arch::x86_64::{__cpuid, __cpuid_count, _xgetbv};
     let mut f = KNOWN;
     let max_leaf = __cpuid(0).eax;
+    if max_leaf < 7 {
+        return f;
+    }
+    let leaf7 = __cpuid_count(7, 0);
+    // CPUID.(EAX=7,ECX=0):EBX bit 3 = BMI1, bit 5 = AVX2, bit 8 = BMI2.
+    let bmi1 = leaf7.ebx & (1 << 3) != 0;
+    let avx2 = leaf7.ebx & (1 << 5) != 0;
+    let bmi2 = leaf7.ebx & (1 << 8) != 0;
+    if !(bmi1 && bmi2) {
+        return f;
+    }
+    f |= BMI;
     let leaf1 = __cpuid(1);
     let osxsave = leaf1.ecx & (1 << 27) != 0;
     let avx = leaf1.ecx & (1 << 28) != 0;
-    if !(osxsave && avx) || max_leaf < 7 {
+    if !(osxsave && avx && avx2) {
         return f;
     }
     // SAFETY: XGETBV is available because CPUID reported OSXSAVE; register 0 (XCR0)
     // always exists then.
     let xcr0 = unsafe { _xgetbv(0) };
-    if xcr0 & 0b110 != 0b110 {
-        // The OS does not save the YMM registers.
-        return f;
-    }
-    let leaf7 = __cpuid_count(7, 0);
-    let bmi1 = leaf7.ebx & (1 << 3) != 0;
-    let avx2 = leaf7.ebx & (1 << 5) != 0;
-    let bmi2 = leaf7.ebx & (1 << 8) != 0;
-    if bmi1 && bmi2 && avx2 {
+    // The OS saves the XMM and YMM registers.
+    if xcr0 & 0b110 == 0b110 {
         f |= AVX2;
     }
     f
@@ -45,6 +58,12 @@ fn features() -> u8 {
     let f = detect();
     FEATURES.store(f, Ordering::Relaxed);
     f
+}
+
+/// Whether the CPU supports both BMI1 and BMI2.
+#[inline]
+pub(crate) fn has_bmi() -> bool {
+    cfg!(all(target_feature = "bmi1", target_feature = "bmi2")) || features() & BMI != 0
 }
 
 /// Proof that AVX2, BMI1 and BMI2 are usable (the CPU has them and the OS saves
