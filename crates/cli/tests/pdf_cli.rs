@@ -2766,3 +2766,148 @@ fn decrypt_says_what_protected_the_file_and_can_require_authentication() {
         );
     }
 }
+
+/// A file whose cross-reference stream (uncompressed) lists `objs` at their offsets and
+/// `packed` (object number, container) as the first object of an object stream.
+fn with_object_streams(objs: &[(u32, Vec<u8>)], packed: &[(u32, u32)]) -> Vec<u8> {
+    let mut f = b"%PDF-1.7\n".to_vec();
+    let mut offs = std::collections::BTreeMap::new();
+    for (n, body) in objs {
+        offs.insert(*n, f.len());
+        f.extend_from_slice(format!("{n} 0 obj\n").as_bytes());
+        f.extend_from_slice(body);
+        f.extend_from_slice(b"\nendobj\n");
+    }
+    let x = objs.iter().map(|o| o.0).max().unwrap() + 1;
+    offs.insert(x, f.len());
+    let mut rows = vec![0u8, 0, 0, 0, 0, 0xff, 0xff];
+    for n in 1..=x {
+        if let Some(o) = offs.get(&n) {
+            rows.push(1);
+            rows.extend_from_slice(&(*o as u32).to_be_bytes());
+            rows.extend_from_slice(&[0, 0]);
+        } else if let Some((_, c)) = packed.iter().find(|p| p.0 == n) {
+            rows.push(2);
+            rows.extend_from_slice(&c.to_be_bytes());
+            rows.extend_from_slice(&[0, 0]);
+        } else {
+            rows.extend_from_slice(&[0; 7]);
+        }
+    }
+    f.extend_from_slice(
+        format!(
+            "{x} 0 obj\n<</Type/XRef/Size {}/W[1 4 2]/Root 1 0 R/Length {}>>\nstream\n",
+            x + 1,
+            rows.len()
+        )
+        .as_bytes(),
+    );
+    f.extend_from_slice(&rows);
+    f.extend_from_slice(
+        format!("\nendstream\nendobj\nstartxref\n{}\n%%EOF\n", offs[&x]).as_bytes(),
+    );
+    f
+}
+
+/// An object stream holding object 2 (`body`), with `dict` entries, its data
+/// Flate-compressed after `pad` zero bytes.
+fn object_stream(body: &[u8], dict: &str, pad: usize) -> Vec<u8> {
+    let mut data = b"2 0 ".to_vec();
+    data.extend_from_slice(body);
+    data.resize(data.len() + pad, 0);
+    let z = cipherlab_pdf::filters::deflate(&data);
+    let mut s = format!(
+        "<</Type/ObjStm/First 4{dict}/Filter/FlateDecode/Length {}>>\nstream\n",
+        z.len()
+    )
+    .into_bytes();
+    s.extend_from_slice(&z);
+    s.extend_from_slice(b"\nendstream");
+    s
+}
+
+/// Hostile sizes with the default limits: an object stream of a few hundred KB that
+/// inflates beyond --max-stream-mib (256 MiB), one that claims 4,000,000,000 objects
+/// (/N), and arrays nested 200,000 deep (in the file, and in an object stream). `pdf
+/// decrypt` and `encrypt` refuse each with exit 8, naming the option that raises the
+/// limit, and write nothing; `pdf info`, which reads no object stream, answers.
+#[test]
+fn bombs_are_refused_with_the_limits_exit_code() {
+    let tmp = tmpdir();
+    let p = |n: &str| tmp.path().join(n).to_str().unwrap().to_string();
+    let catalog = b"<</Type/Catalog/Pages 2 0 R>>".to_vec();
+    let pages = b"<</Type/Pages/Kids[3 0 R]/Count 1>>";
+    let page = b"<</Type/Page/Parent 2 0 R/MediaBox[0 0 612 792]/Contents 4 0 R>>".to_vec();
+    let content = b"<</Length 5>>\nstream\nBT ET\nendstream".to_vec();
+    let nested = |d: usize| {
+        let mut v = vec![b'['; d];
+        v.resize(2 * d, b']');
+        v
+    };
+    let mut deep_pages = b"<</Type/Pages/Kids[3 0 R]/Count 1/X ".to_vec();
+    deep_pages.extend_from_slice(&nested(200_000));
+    deep_pages.extend_from_slice(b">>");
+    let mut deep_catalog = b"<</Type/Catalog/Pages 2 0 R/X ".to_vec();
+    deep_catalog.extend_from_slice(&nested(200_000));
+    deep_catalog.extend_from_slice(b">>");
+    let packed = |stream: Vec<u8>, root: Vec<u8>| {
+        with_object_streams(
+            &[
+                (1, root),
+                (3, page.clone()),
+                (4, content.clone()),
+                (5, stream),
+            ],
+            &[(2, 5)],
+        )
+    };
+    let cases = [
+        (
+            "inflates",
+            packed(object_stream(pages, "/N 1", 260 << 20), catalog.clone()),
+            "--max-stream-mib",
+        ),
+        (
+            "n",
+            packed(object_stream(pages, "/N 4000000000", 0), catalog.clone()),
+            "--max-objects",
+        ),
+        (
+            "deep-objstm",
+            packed(object_stream(&deep_pages, "/N 1", 0), catalog.clone()),
+            "--max-depth",
+        ),
+        (
+            "deep",
+            packed(object_stream(pages, "/N 1", 0), deep_catalog),
+            "--max-depth",
+        ),
+    ];
+    for (name, file, flag) in cases {
+        let input = p(&format!("{name}.pdf"));
+        std::fs::write(&input, &file).unwrap();
+        assert!(file.len() < 1 << 20, "{name}: {} bytes", file.len());
+        let out = p(&format!("{name}-out.pdf"));
+        let o = cl(&["pdf", "info", input.as_str()]);
+        assert!(o.status.success(), "{name} info: {}", stderr(&o));
+        for args in [
+            vec!["pdf", "decrypt", input.as_str(), "-o", out.as_str()],
+            vec![
+                "pdf",
+                "encrypt",
+                input.as_str(),
+                "-o",
+                out.as_str(),
+                "--user-password",
+                "u",
+                "--owner-password",
+                "o",
+            ],
+        ] {
+            let o = cl(&args);
+            assert_eq!(o.status.code(), Some(8), "{name} {args:?}: {}", stderr(&o));
+            assert!(stderr(&o).contains(flag), "{name} {args:?}: {}", stderr(&o));
+            assert!(!Path::new(&out).exists(), "{name} {args:?}: output written");
+        }
+    }
+}
