@@ -76,6 +76,9 @@ pub fn code_of(e: &anyhow::Error) -> u8 {
         if let Some(s) = cause.downcast_ref::<cipherlab_seal::Error>() {
             return s.exit_code();
         }
+        if let Some(p) = cause.downcast_ref::<cipherlab_pdf::Error>() {
+            return p.exit_code();
+        }
         if cause.downcast_ref::<cipherlab_ciphers::Error>().is_some() {
             return Code::Usage as u8;
         }
@@ -104,4 +107,38 @@ pub fn code_of(e: &anyhow::Error) -> u8 {
         }
     }
     Code::Usage as u8
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The PDF library's codes are this table's: each kind of its errors exits with the
+    /// code of the same meaning, through [`code_of`] and with context added.
+    #[test]
+    fn pdf_errors_keep_the_table() {
+        use cipherlab_pdf::Error as P;
+        let io = || std::io::Error::other("x");
+        for (e, want) in [
+            (P::WrongPassword("x".into()), Code::Authentication as u8),
+            (P::PasswordRequired, Code::Authentication as u8),
+            (P::Tampered("x".into()), Code::Authentication as u8),
+            (P::Invalid("x".into()), Code::Usage as u8),
+            (P::NotPdf("x".into()), Code::Unreadable as u8),
+            (P::Damaged("x".into()), Code::Unreadable as u8),
+            (P::Unsupported("x".into()), Code::Unreadable as u8),
+            (P::OutputExists("x".into()), Code::OutputExists as u8),
+            (P::io("reading", "x", io()), Code::Io as u8),
+            (
+                P::io("writing", "x", std::io::ErrorKind::StorageFull.into()),
+                Code::DiskFull as u8,
+            ),
+            (P::Incomplete("x".into()), 7),
+            (P::Limit("x".into()), 8),
+        ] {
+            let shown = e.to_string();
+            let chained = anyhow::Error::from(e).context("file.pdf");
+            assert_eq!(code_of(&chained), want, "{shown}");
+        }
+    }
 }

@@ -1,11 +1,34 @@
 //! `cipherlab pdf`: PDF files and the PDF Standard Security Handler.
+//!
+//! Passwords come from a file, an environment variable or the terminal, never only from
+//! the command line where `ps` shows them (`--password` and the like still work, for
+//! scripts that accept that). `-` is standard input or output. Errors exit with the code
+//! of [`cipherlab_pdf::Error::exit_code`], read by [`crate::exit::code_of`]: the table
+//! every cipherlab command uses.
 
+use std::io::{BufRead, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
 use cipherlab_pdf::info::Info;
+use cipherlab_pdf::{Error, Limits, Protection};
 use serde_json::{Value, json};
+use zeroize::Zeroizing;
+
+/// The input's password, if not given otherwise.
+const PASSWORD_ENV: &str = "CIPHERLAB_PDF_PASSWORD";
+/// `pdf encrypt`'s new user password, if not given otherwise.
+const USER_PASSWORD_ENV: &str = "CIPHERLAB_PDF_USER_PASSWORD";
+/// `pdf encrypt`'s new owner password, if not given otherwise.
+const OWNER_PASSWORD_ENV: &str = "CIPHERLAB_PDF_OWNER_PASSWORD";
+
+const EXIT_CODES: &str = "Exit codes: 0 done; 1 wrong or missing password, or \
+--require-authenticated not met; 2 usage; 3 not \
+readable as a PDF (not a PDF, damaged beyond repair, unsupported encryption); 4 the output \
+exists (use --force); 5 input/output error; 6 disk full; 7 the document cannot be kept \
+whole (nothing written); 8 a limit against hostile input was hit (the message names the \
+option that raises it).";
 
 /// Options of `cipherlab pdf`.
 #[derive(clap::Args)]
@@ -17,9 +40,13 @@ pub struct Args {
 #[derive(clap::Subcommand)]
 enum Command {
     /// Version, objects and encryption of a PDF (V, R, key length, crypt filters,
-    /// permissions, EncryptMetadata), whether it needs a password, and with --password
+    /// permissions, EncryptMetadata), whether it needs a password, and with a password
     /// whether that is the user or the owner password. For a lightweight-cipher wrapper:
     /// the payload, its cipher, and the same password checks.
+    ///
+    /// The password to check comes from --password-file (or --password), else
+    /// $CIPHERLAB_PDF_PASSWORD (info never asks for one).
+    #[command(after_help = EXIT_CODES)]
     Info(InfoArgs),
     /// Decrypt a PDF with its user or owner password and write it unencrypted.
     ///
@@ -27,13 +54,23 @@ enum Command {
     /// (made by `pdf encrypt --cipher ascon-aead128` etc.), whose every object is
     /// authenticated before anything is written: a modified, damaged or truncated file is
     /// an error and writes nothing.
+    ///
+    /// The password comes from --password-file (or --password), else
+    /// $CIPHERLAB_PDF_PASSWORD; without one, the empty user password is tried, and if it
+    /// does not open the file the password is asked on the terminal.
+    ///
+    /// A damaged file (wrong startxref, unreadable cross-reference section, truncated) is
+    /// repaired when that gives the whole document; when part of the document cannot be
+    /// read, nothing is written (exit 7). What is written is read back and checked to
+    /// have the pages and objects of what was read.
+    #[command(after_help = EXIT_CODES)]
     Decrypt(DecryptArgs),
     /// Encrypt a PDF with a user and an owner password.
     ///
     /// Standard security handler, which every PDF reader opens: aes-256 (V 5, R 6, AESV3;
     /// the default), aes-128 (V 4, R 4, AESV2; legacy: MD5-based password hashing),
-    /// rc4-128 (V 2, R 3; weak, needs --allow-weak). Object streams and cross-reference streams are kept, so the output is
-    /// about the size of the input.
+    /// rc4-128 (V 2, R 3; weak, needs --allow-weak). Object streams and cross-reference
+    /// streams are kept, so the output is about the size of the input.
     ///
     /// Lightweight ciphers (ascon-aead128, ascon-128, ascon-128a, ascon-80pq, xoodyak,
     /// isap-a-128a, isap-a-128, isap-k-128a, isap-k-128): every string and stream is
@@ -41,33 +78,92 @@ enum Command {
     /// output is a PDF 2.0 wrapper whose page says what it is, the encrypted document
     /// attached; `cipherlab pdf decrypt` opens it.
     ///
-    /// An encrypted input is decrypted first (give its password with --password). The
-    /// output is written to a temporary file and renamed.
+    /// The new passwords come from --user-password-file / --owner-password-file (or
+    /// --user-password / --owner-password), else $CIPHERLAB_PDF_USER_PASSWORD /
+    /// $CIPHERLAB_PDF_OWNER_PASSWORD, else they are asked on the terminal (twice). An
+    /// encrypted input is decrypted first, with its password given as for `pdf decrypt`.
+    ///
+    /// A damaged input is repaired when that gives the whole document, else refused
+    /// (exit 7). The output is read back and checked to have the pages and objects of the
+    /// input before it is written, to a temporary file renamed into place.
+    #[command(after_help = EXIT_CODES)]
     Encrypt(EncryptArgs),
+}
+
+/// Where an encrypted input's password comes from.
+#[derive(clap::Args)]
+struct InputPassword {
+    /// Read the input's user or owner password from the first line of FILE (`-`:
+    /// standard input, when the PDF does not come from there).
+    #[arg(long, value_name = "FILE", conflicts_with = "password")]
+    password_file: Option<PathBuf>,
+    /// The input's user or owner password. Other users of the machine can read it in
+    /// `ps` and it stays in the shell's history: prefer --password-file,
+    /// $CIPHERLAB_PDF_PASSWORD or the prompt.
+    #[arg(long, value_name = "P")]
+    password: Option<String>,
+}
+
+/// The limits against hostile input (docs/pdf.md).
+#[derive(clap::Args)]
+struct LimitArgs {
+    /// Largest size one stream may decode to, in MiB (cross-reference and object streams,
+    /// streams recompressed when encrypting): bounds the memory a decompression bomb
+    /// can take.
+    #[arg(long, value_name = "MIB", default_value_t = Limits::default().stream_bytes >> 20)]
+    max_stream_mib: usize,
+    /// Most objects in a document (cross-reference entries and objects in object streams).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().objects)]
+    max_objects: usize,
+    /// Most values (numbers, names, strings, ...) parsed out of a document's object
+    /// streams, all together.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().values)]
+    max_values: usize,
+    /// Deepest nesting of arrays and dictionaries (at most 1024).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().depth)]
+    max_depth: usize,
+}
+
+impl LimitArgs {
+    fn limits(&self) -> Result<Limits, Error> {
+        let l = Limits {
+            stream_bytes: self.max_stream_mib.checked_mul(1 << 20).ok_or_else(|| {
+                Error::Invalid(format!(
+                    "--max-stream-mib {} is too large",
+                    self.max_stream_mib
+                ))
+            })?,
+            objects: self.max_objects,
+            values: self.max_values,
+            depth: self.max_depth,
+        };
+        l.check()?;
+        Ok(l)
+    }
 }
 
 #[derive(clap::Args)]
 struct InfoArgs {
-    /// The PDF file.
+    /// The PDF file (`-`: standard input).
     file: PathBuf,
-    /// A password to check (user or owner).
-    #[arg(long)]
-    password: Option<String>,
+    #[command(flatten)]
+    password: InputPassword,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    limits: LimitArgs,
 }
 
 #[derive(clap::Args)]
 struct DecryptArgs {
-    /// The encrypted PDF file.
+    /// The encrypted PDF file (`-`: standard input).
     file: PathBuf,
-    /// Where to write the decrypted PDF.
+    /// Where to write the decrypted PDF (`-`: standard output).
     #[arg(short, long)]
     output: PathBuf,
-    /// The user or owner password (default: the empty user password).
-    #[arg(long)]
-    password: Option<String>,
+    #[command(flatten)]
+    password: InputPassword,
     /// Replace OUTPUT if it exists.
     #[arg(long)]
     force: bool,
@@ -77,28 +173,38 @@ struct DecryptArgs {
     /// password, so a password that opens it proves nothing about its content.
     #[arg(long)]
     require_authenticated: bool,
+    #[command(flatten)]
+    limits: LimitArgs,
 }
 
 #[derive(clap::Args)]
 struct EncryptArgs {
-    /// The PDF file to encrypt.
+    /// The PDF file to encrypt (`-`: standard input).
     file: PathBuf,
-    /// Where to write the encrypted PDF.
+    /// Where to write the encrypted PDF (`-`: standard output).
     #[arg(short, long)]
     output: PathBuf,
     /// aes-256 (default), aes-128 (legacy: MD5-based password hashing, for readers older
-    /// than Acrobat X), rc4-128 (weak; needs --allow-weak), or a lightweight
-    /// cipher: ascon-aead128 (the default LWC), ascon-128, ascon-128a, ascon-80pq, xoodyak,
+    /// than Acrobat X), rc4-128 (weak; needs --allow-weak), or a lightweight cipher: ascon-aead128 (the default LWC), ascon-128, ascon-128a, ascon-80pq, xoodyak,
     /// isap-a-128a, isap-a-128, isap-k-128a, isap-k-128.
     #[arg(long, default_value = "aes-256")]
     cipher: String,
-    /// The password that opens the file (may be empty: the file then opens without one,
-    /// and the permissions apply).
+    /// Read the user password (the one that opens the file; may be empty: the file then
+    /// opens without one, and the permissions apply) from the first line of FILE.
+    #[arg(long, value_name = "FILE", conflicts_with = "user_password")]
+    user_password_file: Option<PathBuf>,
+    /// The user password. Other users can read it in `ps` and the shell's history:
+    /// prefer --user-password-file, $CIPHERLAB_PDF_USER_PASSWORD or the prompt.
     #[arg(long, value_name = "U")]
-    user_password: String,
-    /// The owner password: opens the file with every permission. Must not be empty.
+    user_password: Option<String>,
+    /// Read the owner password (opens the file with every permission; must not be empty)
+    /// from the first line of FILE.
+    #[arg(long, value_name = "FILE", conflicts_with = "owner_password")]
+    owner_password_file: Option<PathBuf>,
+    /// The owner password. Other users can read it in `ps` and the shell's history:
+    /// prefer --owner-password-file, $CIPHERLAB_PDF_OWNER_PASSWORD or the prompt.
     #[arg(long, value_name = "O")]
-    owner_password: String,
+    owner_password: Option<String>,
     /// What the user password allows: `all` (default), `none`, or a comma-separated list
     /// of print, modify, copy, annotate, fill-forms, extract-accessibility, assemble,
     /// print-high-quality; `-word` denies (`-modify,-copy`: all but those). Readers
@@ -109,43 +215,221 @@ struct EncryptArgs {
     /// (/EncryptMetadata false; aes-128 and aes-256 only).
     #[arg(long)]
     no_encrypt_metadata: bool,
-    /// The user or owner password of an encrypted input (decrypted before encrypting).
-    #[arg(long)]
-    password: Option<String>,
+    #[command(flatten)]
+    password: InputPassword,
     /// Allow a weak cipher (rc4-128): only for readers too old for AES.
     #[arg(long)]
     allow_weak: bool,
     /// Replace OUTPUT if it exists.
     #[arg(long)]
     force: bool,
+    #[command(flatten)]
+    limits: LimitArgs,
 }
 
-/// Runs `cipherlab pdf`.
+/// Runs `cipherlab pdf`. An error names the input file; its exit code is its kind's
+/// ([`crate::exit::code_of`]).
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
-    match &args.command {
-        Command::Info(a) => info(a),
-        Command::Decrypt(a) => decrypt(a),
-        Command::Encrypt(a) => encrypt(a),
+    let (file, r) = match &args.command {
+        Command::Info(a) => (&a.file, info(a)),
+        Command::Decrypt(a) => (&a.file, decrypt(a)),
+        Command::Encrypt(a) => (&a.file, encrypt(a)),
+    };
+    r.with_context(|| shown(file))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Whether `p` means standard input or output.
+fn is_dash(p: &Path) -> bool {
+    p.as_os_str() == "-"
+}
+
+/// `p` for messages.
+fn shown(p: &Path) -> String {
+    if is_dash(p) {
+        "standard input".into()
+    } else {
+        p.display().to_string()
     }
 }
 
-fn read(path: &Path) -> anyhow::Result<Vec<u8>> {
-    std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))
+/// The input file, or standard input for `-`.
+fn read_input(path: &Path) -> Result<Vec<u8>, Error> {
+    if is_dash(path) {
+        let mut buf = Vec::new();
+        std::io::stdin()
+            .lock()
+            .read_to_end(&mut buf)
+            .map_err(|e| Error::io("reading", "standard input", e))?;
+        return Ok(buf);
+    }
+    std::fs::read(path).map_err(|e| Error::io("reading", &path.display().to_string(), e))
 }
 
-fn info(a: &InfoArgs) -> anyhow::Result<ExitCode> {
-    let buf = read(&a.file)?;
-    let info = cipherlab_pdf::info(&buf, a.password.as_deref())
-        .with_context(|| a.file.display().to_string())?;
+/// Refuses an output that exists (before any work), unless `force` or standard output.
+fn check_output(path: &Path, force: bool) -> Result<(), Error> {
+    if !force && !is_dash(path) && path.exists() {
+        return Err(Error::OutputExists(path.display().to_string()));
+    }
+    Ok(())
+}
+
+/// Writes `bytes` to `path` (atomically) or to standard output.
+fn write_output(path: &Path, bytes: &[u8], force: bool) -> Result<(), Error> {
+    if is_dash(path) {
+        let mut out = std::io::stdout().lock();
+        return out
+            .write_all(bytes)
+            .and_then(|()| out.flush())
+            .map_err(|e| Error::io("writing", "standard output", e));
+    }
+    cipherlab_pdf::write_atomic(path, bytes, force)
+}
+
+/// Where the output went, for messages.
+fn output_name(path: &Path) -> String {
+    if is_dash(path) {
+        "standard output".into()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// The first line of `file` (`-`: of standard input), without its line ending.
+fn first_line(file: &Path, stdin_taken: bool, what: &str) -> Result<Zeroizing<String>, Error> {
+    let bytes = if is_dash(file) {
+        if stdin_taken {
+            return Err(Error::Invalid(format!(
+                "the {what} file cannot be standard input when the PDF is read from there"
+            )));
+        }
+        let mut line = Zeroizing::new(String::new());
+        std::io::stdin()
+            .lock()
+            .read_line(&mut line)
+            .map_err(|e| Error::io(&format!("reading the {what} from"), "standard input", e))?;
+        Zeroizing::new(line.as_bytes().to_vec())
+    } else {
+        Zeroizing::new(std::fs::read(file).map_err(|e| {
+            Error::io(
+                &format!("reading the {what} from"),
+                &file.display().to_string(),
+                e,
+            )
+        })?)
+    };
+    let line = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    std::str::from_utf8(line)
+        .map(|s| Zeroizing::new(s.to_string()))
+        .map_err(|_| Error::Invalid(format!("the {what} in {} is not UTF-8", shown(file))))
+}
+
+/// A password from `file` or the command line (`given`; the two exclude each other), else
+/// from the environment variable `env`; `None` if none of them has one.
+fn password_from(
+    file: Option<&Path>,
+    env: &str,
+    given: Option<&String>,
+    stdin_taken: bool,
+    what: &str,
+) -> Result<Option<Zeroizing<String>>, Error> {
+    if let Some(f) = file {
+        return first_line(f, stdin_taken, what).map(Some);
+    }
+    if let Some(g) = given {
+        return Ok(Some(Zeroizing::new(g.clone())));
+    }
+    match std::env::var_os(env) {
+        Some(v) => v
+            .into_string()
+            .map(|s| Some(Zeroizing::new(s)))
+            .map_err(|_| Error::Invalid(format!("${env} is not UTF-8"))),
+        None => Ok(None),
+    }
+}
+
+/// Asks for a password on the terminal; `None` when there is no terminal to ask on.
+fn prompt(question: &str) -> Result<Option<Zeroizing<String>>, Error> {
+    if !std::io::stderr().is_terminal() {
+        return Ok(None);
+    }
+    rpassword::prompt_password(question)
+        .map(|p| Some(Zeroizing::new(p)))
+        .map_err(|e| Error::Invalid(format!("cannot ask for the password on the terminal: {e}")))
+}
+
+impl InputPassword {
+    fn get(&self, stdin_taken: bool) -> Result<Option<Zeroizing<String>>, Error> {
+        password_from(
+            self.password_file.as_deref(),
+            PASSWORD_ENV,
+            self.password.as_ref(),
+            stdin_taken,
+            "password",
+        )
+    }
+}
+
+/// Runs `work` with the input's password; when none was given and the file needs one,
+/// asks for it on the terminal (if there is one) and runs `work` again.
+fn with_password<T>(
+    file: &Path,
+    source: &InputPassword,
+    work: impl Fn(Option<&str>) -> Result<T, Error>,
+) -> Result<T, Error> {
+    let given = source.get(is_dash(file))?;
+    match work(given.as_deref().map(String::as_str)) {
+        Err(Error::PasswordRequired) if given.is_none() => {
+            match prompt(&format!("Password of {}: ", shown(file)))? {
+                Some(p) => work(Some(&p)),
+                None => Err(Error::PasswordRequired),
+            }
+        }
+        r => r,
+    }
+}
+
+/// A new password for `pdf encrypt`: from its file, variable or option, else asked twice.
+fn new_password(
+    file: Option<&Path>,
+    env: &str,
+    given: Option<&String>,
+    stdin_taken: bool,
+    which: &str,
+) -> Result<Zeroizing<String>, Error> {
+    let what = format!("{which} password");
+    if let Some(p) = password_from(file, env, given, stdin_taken, &what)? {
+        return Ok(p);
+    }
+    let flag = which.to_lowercase();
+    let Some(first) = prompt(&format!("New {what} of the PDF: "))? else {
+        return Err(Error::Invalid(format!(
+            "no {what}: give it with --{flag}-password-file FILE or ${env}, or run on a \
+             terminal to be asked (--{flag}-password works too, but other users can see it \
+             in ps)"
+        )));
+    };
+    match prompt(&format!("Repeat the {what}: "))? {
+        Some(again) if *again == *first => Ok(first),
+        _ => Err(Error::Invalid(format!("the {what}s differ; try again"))),
+    }
+}
+
+fn info(a: &InfoArgs) -> anyhow::Result<()> {
+    let limits = a.limits.limits()?;
+    let buf = read_input(&a.file)?;
+    let password = a.password.get(is_dash(&a.file))?;
+    let info =
+        cipherlab_pdf::info::info_with(&buf, password.as_deref().map(String::as_str), &limits)?;
     if a.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&to_json(&a.file, &info))?
-        );
+        let text = serde_json::to_string_pretty(&to_json(&a.file, &info))
+            .map_err(|e| Error::Invalid(e.to_string()))?;
+        println!("{text}");
     } else {
         print_text(&a.file, &info);
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 fn to_json(file: &Path, i: &Info) -> Value {
@@ -193,7 +477,7 @@ fn to_json(file: &Path, i: &Info) -> Value {
         })
     });
     json!({
-        "file": file.display().to_string(),
+        "file": shown(file),
         "version": i.version,
         "catalog_version": i.catalog_version,
         "objects": i.objects,
@@ -209,7 +493,7 @@ fn to_json(file: &Path, i: &Info) -> Value {
 }
 
 fn print_text(file: &Path, i: &Info) {
-    println!("file: {}", file.display());
+    println!("file: {}", shown(file));
     match &i.catalog_version {
         Some(cv) if *cv != i.version => println!("version: {} (catalog /Version {cv})", i.version),
         _ => println!("version: {}", i.version),
@@ -355,8 +639,8 @@ fn print_text(file: &Path, i: &Info) {
                     println!("  the given password is the {p} password");
                 }
                 println!(
-                    "  open it with: cipherlab pdf decrypt {} -o OUT.pdf --password PASSWORD",
-                    file.display()
+                    "  open it with: cipherlab pdf decrypt {} -o OUT.pdf (the password is asked)",
+                    shown(file)
                 );
             }
             _ => println!("  cipherlab does not know this cryptographic filter"),
@@ -367,16 +651,16 @@ fn print_text(file: &Path, i: &Info) {
     }
 }
 
-fn decrypt(a: &DecryptArgs) -> anyhow::Result<ExitCode> {
-    let buf = read(&a.file)?;
-    if !a.force && a.output.exists() {
-        anyhow::bail!("{} exists; use --force to overwrite it", a.output.display());
-    }
-    let d = cipherlab_pdf::decrypt(&buf, a.password.as_deref())
-        .with_context(|| a.file.display().to_string())?;
+fn decrypt(a: &DecryptArgs) -> anyhow::Result<()> {
+    let limits = a.limits.limits()?;
+    check_output(&a.output, a.force)?;
+    let buf = read_input(&a.file)?;
+    let d = with_password(&a.file, &a.password, |pw| {
+        cipherlab_pdf::decrypt_with(&buf, pw, &limits)
+    })?;
     let which = |au: &cipherlab_pdf::Auth| if au.owner { "owner" } else { "user" };
     let how = match (&d.auth, &d.protection) {
-        (Some(au), cipherlab_pdf::Protection::Authenticated { cipher, .. }) => format!(
+        (Some(au), Protection::Authenticated { cipher, .. }) => format!(
             "is an authenticated PDF ({} authenticated encryption): authenticated and \
              decrypted with the {} password ({} strings, {} streams, every one authenticated)",
             cipher.name(),
@@ -384,7 +668,7 @@ fn decrypt(a: &DecryptArgs) -> anyhow::Result<ExitCode> {
             d.strings,
             d.streams
         ),
-        (Some(au), cipherlab_pdf::Protection::Standard { revision, .. }) => format!(
+        (Some(au), Protection::Standard { revision, .. }) => format!(
             "is a Standard-handler PDF (revision {revision}; encrypted, NOT authenticated: its \
              content could have been changed without the password): decrypted with the {} \
              password ({} strings, {} streams)",
@@ -394,29 +678,26 @@ fn decrypt(a: &DecryptArgs) -> anyhow::Result<ExitCode> {
         ),
         _ => "was not encrypted; rewritten".to_string(),
     };
-    if a.require_authenticated && !d.protection.authenticated() {
-        for w in &d.warnings {
-            eprintln!("warning: {w}");
-        }
-        eprintln!(
-            "cipherlab: error: {} {}; --require-authenticated: nothing was written",
-            a.file.display(),
-            match &d.protection {
-                cipherlab_pdf::Protection::None =>
-                    "is not encrypted, so nothing in it is authenticated",
-                _ => "is a Standard-handler PDF: encrypted but not authenticated",
-            }
-        );
-        return Ok(ExitCode::from(crate::exit::Code::Authentication as u8));
-    }
-    cipherlab_pdf::write_atomic(&a.output, &d.bytes, a.force)?;
     for w in &d.warnings {
         eprintln!("warning: {w}");
     }
+    if a.require_authenticated && !d.protection.authenticated() {
+        return Err(crate::exit::fail(
+            crate::exit::Code::Authentication,
+            format!(
+                "{}; --require-authenticated: nothing was written",
+                match &d.protection {
+                    Protection::None => "not encrypted, so nothing in it is authenticated",
+                    _ => "a Standard-handler PDF: encrypted but not authenticated",
+                }
+            ),
+        ));
+    }
+    write_output(&a.output, &d.bytes, a.force)?;
     eprintln!(
         "{} {how}; wrote {} ({} bytes{})",
-        a.file.display(),
-        a.output.display(),
+        shown(&a.file),
+        output_name(&a.output),
         d.bytes.len(),
         match (d.object_streams, d.xref_stream) {
             (true, _) => ", object streams and a cross-reference stream",
@@ -424,17 +705,19 @@ fn decrypt(a: &DecryptArgs) -> anyhow::Result<ExitCode> {
             _ => ", cross-reference table",
         }
     );
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
-fn encrypt(a: &EncryptArgs) -> anyhow::Result<ExitCode> {
+fn encrypt(a: &EncryptArgs) -> anyhow::Result<()> {
     use cipherlab_pdf::{Cipher, Options};
+    let limits = a.limits.limits()?;
     let Some(cipher) = Cipher::parse(&a.cipher) else {
-        anyhow::bail!(
+        return Err(Error::Invalid(format!(
             "unknown --cipher {:?}; the PDF ciphers are {} (aes-256 is the default)",
             a.cipher,
             Cipher::names().join(", ")
-        );
+        ))
+        .into());
     };
     // The library refuses a weak cipher without allow_weak; with it, say so.
     if let Cipher::Standard(std) = cipher
@@ -448,21 +731,36 @@ fn encrypt(a: &EncryptArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let permissions = cipherlab_pdf::permissions::parse(&a.permissions)?;
-    let buf = read(&a.file)?;
-    if !a.force && a.output.exists() {
-        anyhow::bail!("{} exists; use --force to overwrite it", a.output.display());
-    }
-    let opts = Options {
-        cipher,
-        user_password: &a.user_password,
-        owner_password: &a.owner_password,
-        permissions,
-        encrypt_metadata: !a.no_encrypt_metadata,
-        input_password: a.password.as_deref(),
-        allow_weak: a.allow_weak,
-    };
-    let e = cipherlab_pdf::encrypt(&buf, &opts).with_context(|| a.file.display().to_string())?;
-    cipherlab_pdf::write_atomic(&a.output, &e.bytes, a.force)?;
+    check_output(&a.output, a.force)?;
+    let stdin_taken = is_dash(&a.file);
+    let user = new_password(
+        a.user_password_file.as_deref(),
+        USER_PASSWORD_ENV,
+        a.user_password.as_ref(),
+        stdin_taken,
+        "user",
+    )?;
+    let owner = new_password(
+        a.owner_password_file.as_deref(),
+        OWNER_PASSWORD_ENV,
+        a.owner_password.as_ref(),
+        stdin_taken || a.user_password_file.as_deref().is_some_and(is_dash),
+        "owner",
+    )?;
+    let buf = read_input(&a.file)?;
+    let e = with_password(&a.file, &a.password, |pw| {
+        let opts = Options {
+            cipher,
+            user_password: &user,
+            owner_password: &owner,
+            permissions,
+            encrypt_metadata: !a.no_encrypt_metadata,
+            input_password: pw,
+            allow_weak: a.allow_weak,
+        };
+        cipherlab_pdf::encrypt_with(&buf, &opts, &limits)
+    })?;
+    write_output(&a.output, &e.bytes, a.force)?;
     for w in &e.warnings {
         eprintln!("warning: {w}");
     }
@@ -500,12 +798,12 @@ fn encrypt(a: &EncryptArgs) -> anyhow::Result<ExitCode> {
     eprintln!(
         "{}{input} encrypted with {how}: {} strings, {} streams; wrote {} ({} bytes, {} \
          objects{layout}){wrapped}",
-        a.file.display(),
+        shown(&a.file),
         e.strings,
         e.streams,
-        a.output.display(),
+        output_name(&a.output),
         e.bytes.len(),
         e.objects,
     );
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }

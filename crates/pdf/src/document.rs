@@ -6,13 +6,13 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::error::{Error, Result};
 use crate::filters;
-use crate::lexer::{Lexer, indirect_object};
+use crate::lexer::{Context, EndstreamCache, Lexer, indirect_object_in};
+use crate::limits::{Limits, Which, exceeded};
 use crate::object::{Dict, ObjId, Object, StrForm};
+use crate::repair::{Census, Fill, Loaded};
 use crate::security::{Auth, CryptFilter, EncryptDict, Handler};
 use crate::xref::{self, Entry, Xref};
 
-/// Most objects one object stream may hold.
-const MAX_OBJSTM_OBJECTS: usize = 1 << 20;
 /// Most warnings kept (the rest are counted).
 const MAX_WARNINGS: usize = 100;
 
@@ -23,9 +23,17 @@ pub struct Pdf<'a> {
     pub version: String,
     /// Offset of `%PDF-` (non-zero when junk precedes the header).
     pub header_offset: usize,
-    /// The cross-reference data.
+    /// The cross-reference data as written (rebuilt by scanning when there was none to
+    /// use); the reading a document is loaded from may be a repaired one
+    /// ([`crate::repair`]).
     pub xref: Xref,
+    /// The limits reading keeps to.
+    pub limits: Limits,
     scan: OnceCell<BTreeMap<u32, (usize, u16)>>,
+    endstreams: EndstreamCache,
+    /// Cross-reference entries that did not lead to their object (found by scanning, or
+    /// not at all).
+    misplaced: std::cell::Cell<usize>,
 }
 
 /// A loaded (and, if it was encrypted, decrypted) document.
@@ -83,7 +91,7 @@ impl Document {
         before - self.objects.len()
     }
 
-    fn warn(&mut self, w: String) {
+    pub(crate) fn warn(&mut self, w: String) {
         if self.warnings.len() < MAX_WARNINGS {
             self.warnings.push(w);
         } else if self.warnings.len() == MAX_WARNINGS {
@@ -159,7 +167,7 @@ fn collect_ef(obj: &Object, out: &mut BTreeSet<u32>) {
 }
 
 /// Collects every object number referenced in `obj`.
-fn collect_refs(obj: &Object, out: &mut BTreeSet<u32>) {
+pub(crate) fn collect_refs(obj: &Object, out: &mut BTreeSet<u32>) {
     match obj {
         Object::Ref(n, _) => {
             out.insert(*n);
@@ -221,31 +229,72 @@ pub(crate) fn take_crypt_filter(d: &mut Dict) -> Option<String> {
 }
 
 impl<'a> Pdf<'a> {
-    /// Reads the header and the cross-reference data (rebuilding it if needed).
+    /// Reads the header and the cross-reference data (rebuilding it if needed), with the
+    /// default [`Limits`].
     pub fn parse(buf: &'a [u8]) -> Result<Pdf<'a>> {
+        Pdf::parse_with(buf, Limits::default())
+    }
+
+    /// [`Pdf::parse`] with `limits`. The cross-reference data is read as written; if
+    /// there is none to use, it is rebuilt by scanning the file. Whether what was read
+    /// holds the whole document is judged when the document is loaded ([`Pdf::load`]).
+    pub fn parse_with(buf: &'a [u8], limits: Limits) -> Result<Pdf<'a>> {
+        limits.check()?;
         let (header_offset, version) = header(buf)?;
-        let xref = xref::read(buf, header_offset)?;
+        let scan = OnceCell::new();
+        let mut xref = match xref::as_written(buf, header_offset, &limits)? {
+            Ok(x) => x,
+            Err(why) => {
+                let objs = scan.get_or_init(|| xref::scan_objects(buf));
+                let mut x = xref::rebuild(buf, objs, why, &limits)?;
+                x.notes.extend(xref::truncation_note(buf));
+                x
+            }
+        };
+        xref.cut_short = xref::cut_short(buf).or(xref.cut_short);
         Ok(Pdf {
             buf,
             version,
             header_offset,
             xref,
-            scan: OnceCell::new(),
+            limits,
+            scan,
+            endstreams: EndstreamCache::default(),
+            misplaced: std::cell::Cell::new(0),
         })
     }
 
-    fn scanned(&self) -> &BTreeMap<u32, (usize, u16)> {
+    /// The file's bytes.
+    pub(crate) fn bytes(&self) -> &'a [u8] {
+        self.buf
+    }
+
+    /// Every `n g obj` of the file ([`xref::scan_objects`]), found once when first needed.
+    pub(crate) fn scanned(&self) -> &BTreeMap<u32, (usize, u16)> {
         self.scan.get_or_init(|| xref::scan_objects(self.buf))
     }
 
     /// Parses the top-level object `num` at `offset`; if it is not there, looks for it by
     /// scanning. Indirect /Length values are resolved when they are top-level integers.
     pub(crate) fn object_at(&self, num: u32, offset: usize) -> Result<(ObjId, Object)> {
-        let lengths = |id: ObjId| self.int_object(id);
-        let first = indirect_object(self.buf, offset, &lengths);
+        self.object_in(&self.xref, num, offset)
+    }
+
+    /// [`Pdf::object_at`] in the reading `xref`.
+    fn object_in(&self, xref: &Xref, num: u32, offset: usize) -> Result<(ObjId, Object)> {
+        let lengths = |id: ObjId| self.int_object(xref, id);
+        let cx = Context {
+            lengths: &lengths,
+            max_depth: self.limits.depth,
+            endstreams: Some(&self.endstreams),
+        };
+        let first = indirect_object_in(self.buf, offset, &cx);
         match first {
             Ok((id, o, _)) if id.0 == num => Ok((id, o)),
+            Err(e @ Error::Limit(_)) => Err(e),
             other => {
+                // The entry does not lead to its object: the data (or the object) is damaged.
+                self.misplaced.set(self.misplaced.get() + 1);
                 let e = match other {
                     Ok((id, _, _)) => Error::Damaged(format!(
                         "cross-reference entry of object {num} points at object {} (offset {offset})",
@@ -255,10 +304,12 @@ impl<'a> Pdf<'a> {
                 };
                 if let Some(&(off, _)) = self.scanned().get(&num)
                     && off != offset
-                    && let Ok((id, o, _)) = indirect_object(self.buf, off, &lengths)
-                    && id.0 == num
                 {
-                    return Ok((id, o));
+                    match indirect_object_in(self.buf, off, &cx) {
+                        Ok((id, o, _)) if id.0 == num => return Ok((id, o)),
+                        Err(e @ Error::Limit(_)) => return Err(e),
+                        _ => {}
+                    }
                 }
                 Err(e)
             }
@@ -266,12 +317,17 @@ impl<'a> Pdf<'a> {
     }
 
     /// Object `id`'s value if it is a top-level integer (for indirect /Length).
-    fn int_object(&self, id: ObjId) -> Option<i64> {
-        let off = match self.xref.entries.get(&id.0) {
+    fn int_object(&self, xref: &Xref, id: ObjId) -> Option<i64> {
+        let off = match xref.entries.get(&id.0) {
             Some(Entry::Offset { offset, .. }) => *offset,
             _ => self.scanned().get(&id.0)?.0,
         };
-        match indirect_object(self.buf, off, &|_| None) {
+        let cx = Context {
+            lengths: &|_| None,
+            max_depth: self.limits.depth,
+            endstreams: Some(&self.endstreams),
+        };
+        match indirect_object_in(self.buf, off, &cx) {
             Ok((got, Object::Int(i), _)) if got.0 == id.0 => Some(i),
             _ => None,
         }
@@ -294,6 +350,45 @@ impl<'a> Pdf<'a> {
                 ))),
             },
         }
+    }
+
+    /// Object `num` from the object stream the cross-reference data puts it in, that
+    /// stream alone decrypted (with `handler`) and decoded.
+    pub fn compressed_object(&self, num: u32, handler: Option<&Handler>) -> Result<Object> {
+        let Some(&Entry::Compressed { container, index }) = self.xref.entries.get(&num) else {
+            return Err(Error::Damaged(format!(
+                "object {num} is not in an object stream"
+            )));
+        };
+        let Some(&Entry::Offset { offset, .. }) = self.xref.entries.get(&container) else {
+            return Err(Error::Damaged(format!(
+                "object stream {container} is missing"
+            )));
+        };
+        let (id, obj) = self.object_at(container, offset)?;
+        let Object::Stream(mut s) = obj else {
+            return Err(Error::Damaged(format!(
+                "object stream {container} is not a stream"
+            )));
+        };
+        if let Some(h) = handler {
+            let cf = match take_crypt_filter(&mut s.dict) {
+                Some(name) => h.enc.filter(&name),
+                None => h.enc.filter(&h.enc.stmf),
+            };
+            s.data = h.decrypt(&cf, id, &s.data).0;
+        }
+        let mut values = self.limits.values;
+        let members =
+            parse_object_stream_with(&s.dict, &s.data, container, &self.limits, &mut values)?;
+        members
+            .get(index as usize)
+            .filter(|(n, _)| *n == num)
+            .or_else(|| members.iter().find(|(n, _)| *n == num))
+            .map(|(_, o)| o.clone())
+            .ok_or_else(|| {
+                Error::Damaged(format!("object {num} is not in object stream {container}"))
+            })
     }
 
     /// The /Encrypt dictionary, direct or indirect, with indirect values resolved;
@@ -375,34 +470,62 @@ impl<'a> Pdf<'a> {
         (n, c)
     }
 
-    /// Loads every object, decrypting with `handler` when the file is encrypted.
+    /// Loads every object, decrypting with `handler` when the file is encrypted, from the
+    /// reading of the cross-reference data that holds the whole document
+    /// ([`crate::repair`]); a document that no reading holds whole is refused with
+    /// [`Error::Incomplete`].
     pub fn load(&self, handler: Option<&Handler>) -> Result<Document> {
-        let encrypted = self
-            .xref
+        crate::repair::load(self, handler).map(|(doc, _)| doc)
+    }
+
+    /// [`Pdf::load`], with the census of the document loaded (its pages and the objects
+    /// it uses), which is what a written copy must match.
+    pub fn load_whole(&self, handler: Option<&Handler>) -> Result<(Document, Census)> {
+        crate::repair::load(self, handler)
+    }
+
+    /// Loads every object of the reading `xref`. Objects that cannot be read are left out
+    /// and listed; judging whether the document is whole is the caller's. With `fill`,
+    /// object streams that the cross-reference data does not name are read too (a
+    /// reading repaired by scanning). Without `decrypt_all`, only object streams are
+    /// decrypted (strings and other streams stay as they are): enough to see the
+    /// document's structure.
+    pub(crate) fn load_reading(
+        &self,
+        xref: &Xref,
+        handler: Option<&Handler>,
+        fill: Fill,
+        decrypt_all: bool,
+    ) -> Result<Loaded> {
+        let encrypted = xref
             .trailer
             .get(b"Encrypt")
             .is_some_and(|o| !matches!(o, Object::Null));
         if encrypted && handler.is_none() {
             return Err(Error::PasswordRequired);
         }
-        let encrypt_ref = match self.xref.trailer.get(b"Encrypt") {
+        let encrypt_ref = match xref.trailer.get(b"Encrypt") {
             Some(Object::Ref(n, _)) => Some(*n),
             _ => None,
         };
+        let misplaced_before = self.misplaced.get();
         let mut doc = Document {
             version: self.version.clone(),
             trailer: Dict::new(),
             objects: BTreeMap::new(),
             compressed: BTreeSet::new(),
             had_object_streams: false,
-            had_xref_stream: self.xref.xref_stream,
+            had_xref_stream: xref.xref_stream,
             linearized: false,
-            warnings: self.xref.notes.clone(),
+            warnings: xref.notes.clone(),
             strings_decrypted: 0,
             streams_decrypted: 0,
         };
-        if let Some(why) = &self.xref.rebuilt {
+        if let Some(why) = &xref.rebuilt {
             doc.warn(format!("cross-reference table rebuilt by scanning: {why}"));
+        }
+        for w in &xref.ignored {
+            doc.warn(format!("cross-reference data left out: {w}"));
         }
         if let (Some(h), None) = (handler, self.id0())
             && h.enc.r <= 4
@@ -410,16 +533,18 @@ impl<'a> Pdf<'a> {
             doc.warn("the trailer has no /ID; the empty string was used as the file ID".into());
         }
         let enc = handler.map(|h| &h.enc);
-        let strf = enc.map(|e| e.filter(&e.strf));
+        let strf = enc.map(|e| e.filter(&e.strf)).filter(|_| decrypt_all);
         let stmf = enc.map(|e| e.filter(&e.stmf));
 
         // 1. Top-level objects, strings decrypted.
         let mut first_offset: Option<(usize, u32)> = None;
         let mut offsets: HashMap<usize, u32> = HashMap::new();
+        // Where each object was defined: its offset, or its object stream's.
+        let mut defined_at: HashMap<u32, usize> = HashMap::new();
         let mut containers: BTreeSet<u32> = BTreeSet::new();
         let mut compressed: Vec<(u32, u32, u32)> = Vec::new();
         let mut lost: BTreeMap<u32, String> = BTreeMap::new();
-        for (&num, e) in &self.xref.entries {
+        for (&num, e) in &xref.entries {
             // Object 0 is the head of the free list, never an object (a file that defines
             // one would have us write it into an object stream the xref cannot point to).
             if num == 0 {
@@ -427,10 +552,10 @@ impl<'a> Pdf<'a> {
             }
             match *e {
                 Entry::Offset { offset, .. } => {
-                    if self.xref.xref_stream_objects.contains(&num) || Some(num) == encrypt_ref {
+                    if xref.xref_stream_objects.contains(&num) || Some(num) == encrypt_ref {
                         continue;
                     }
-                    match self.object_at(num, offset) {
+                    match self.object_in(xref, num, offset) {
                         Ok((id, mut obj)) => {
                             if matches!(&obj, Object::Stream(s) if s.dict.has_type(b"XRef")) {
                                 continue;
@@ -439,6 +564,7 @@ impl<'a> Pdf<'a> {
                                 first_offset = Some((offset, num));
                             }
                             offsets.insert(offset, num);
+                            defined_at.insert(num, offset);
                             if let (Some(h), Some(cf)) = (handler, &strf) {
                                 let mut warn = None;
                                 let mut count = 0;
@@ -457,6 +583,7 @@ impl<'a> Pdf<'a> {
                             }
                             doc.objects.insert(num, (id.1, obj));
                         }
+                        Err(e @ Error::Limit(_)) => return Err(e),
                         Err(e) => {
                             doc.warn(format!("object {num} unreadable, left out: {e}"));
                             lost.insert(num, e.to_string());
@@ -470,7 +597,7 @@ impl<'a> Pdf<'a> {
                 Entry::Free => {}
             }
         }
-        if self.xref.rebuilt.is_some() {
+        if fill != Fill::None {
             for (&n, (_, o)) in &doc.objects {
                 if matches!(o, Object::Stream(s) if s.dict.has_type(b"ObjStm")) {
                     containers.insert(n);
@@ -479,6 +606,7 @@ impl<'a> Pdf<'a> {
         }
 
         // 2. Object streams: decrypt, decode, parse.
+        let mut values_left = self.limits.values;
         let mut members: HashMap<u32, Vec<(u32, Object)>> = HashMap::new();
         for &c in &containers {
             let Some((g, Object::Stream(s))) = doc.objects.get(&c).cloned() else {
@@ -501,10 +629,11 @@ impl<'a> Pdf<'a> {
                     doc.warn(format!("object stream {c}: {w}"));
                 }
             }
-            match parse_object_stream(&s.dict, &s.data, c) {
+            match parse_object_stream_with(&s.dict, &s.data, c, &self.limits, &mut values_left) {
                 Ok(m) => {
                     members.insert(c, m);
                 }
+                Err(e @ Error::Limit(_)) => return Err(e),
                 Err(e) => {
                     doc.warn(format!(
                         "object stream {c} unreadable, its objects are lost: {e}"
@@ -537,12 +666,31 @@ impl<'a> Pdf<'a> {
                 }
             }
         }
-        if self.xref.rebuilt.is_some() {
-            for m in members.values() {
-                for (n, o) in m {
-                    if *n != 0 && !doc.objects.contains_key(n) {
+        if fill != Fill::None {
+            // Object streams found by scanning: in file order, so that a later definition
+            // (an incremental update) replaces an earlier one.
+            let mut found: Vec<(usize, u32)> = members
+                .keys()
+                .filter_map(|c| defined_at.get(c).map(|&o| (o, *c)))
+                .collect();
+            found.sort_unstable();
+            for (at, c) in found {
+                for (n, o) in &members[&c] {
+                    let take = *n != 0
+                        && match fill {
+                            Fill::Absent => match xref.entries.get(n) {
+                                None => true,
+                                Some(Entry::Free) => xref.damaged_entries.contains(n),
+                                Some(_) => false,
+                            },
+                            Fill::Later => defined_at.get(n).is_none_or(|&d| d < at),
+                            Fill::None => false,
+                        };
+                    if take {
                         doc.objects.insert(*n, (0, o.clone()));
                         doc.compressed.insert(*n);
+                        defined_at.insert(*n, at);
+                        lost.remove(n);
                     }
                 }
             }
@@ -550,45 +698,19 @@ impl<'a> Pdf<'a> {
         for c in members.keys() {
             doc.objects.remove(c);
         }
-
-        // Objects that were unreadable are fatal when the document uses them: writing the
-        // file without them would be silently wrong output. So are objects a rebuilt
-        // (truncated or damaged) file refers to but does not contain.
-        let mut used = BTreeSet::new();
-        for (_, o) in doc.objects.values() {
-            collect_refs(o, &mut used);
-        }
-        for k in [&b"Root"[..], b"Info"] {
-            if let Some(o) = self.xref.trailer.get(k) {
-                collect_refs(o, &mut used);
-            }
-        }
-        if let Some((n, why)) = lost.iter().find(|(n, _)| used.contains(*n)) {
-            return Err(Error::Damaged(format!(
-                "object {n}, which the document uses, is unreadable: {why}"
-            )));
-        }
-        if self.xref.rebuilt.is_some() {
-            let missing: Vec<u32> = used
-                .iter()
-                .copied()
-                .filter(|n| !doc.objects.contains_key(n) && !containers.contains(n))
-                .filter(|n| Some(*n) != encrypt_ref)
-                .collect();
-            if let Some(first) = missing.first() {
-                return Err(Error::Damaged(format!(
-                    "the file is truncated or damaged: {} object{} it refers to {} missing \
-                     (first: {first}); the cross-reference table had to be rebuilt ({})",
-                    missing.len(),
-                    if missing.len() == 1 { "" } else { "s" },
-                    if missing.len() == 1 { "is" } else { "are" },
-                    self.xref.rebuilt.as_deref().unwrap_or("")
-                )));
-            }
+        if doc.objects.len() > self.limits.objects {
+            return Err(exceeded(
+                Which::Objects,
+                format_args!(
+                    "the document has {} objects, beyond the limit of {}",
+                    doc.objects.len(),
+                    self.limits.objects
+                ),
+            ));
         }
 
         // 3. Streams: each with its crypt filter.
-        if let Some(h) = handler {
+        if let Some(h) = handler.filter(|_| decrypt_all) {
             let e = &h.enc;
             let mut ef = BTreeSet::new();
             for (_, o) in doc.objects.values() {
@@ -648,44 +770,75 @@ impl<'a> Pdf<'a> {
 
         // 5. The trailer.
         for k in [&b"Root"[..], b"Info", b"ID"] {
-            if let Some(v) = self.xref.trailer.get(k) {
+            if let Some(v) = xref.trailer.get(k) {
                 doc.trailer.set(k, v.clone());
             }
         }
-        let root_ok = matches!(doc.trailer.get(b"Root"), Some(Object::Ref(n, _)) if doc.objects.contains_key(n));
-        if !root_ok {
+        // The catalog: a dictionary of /Type /Catalog, or at least one with a page tree.
+        let is_catalog = |o: &Object| {
+            o.dict()
+                .is_some_and(|d| d.has_type(b"Catalog") || d.get(b"Pages").is_some())
+        };
+        let mut catalog = matches!(doc.trailer.get(b"Root"), Some(Object::Ref(n, _))
+            if doc.objects.get(n).is_some_and(|(_, o)| is_catalog(o)));
+        if !catalog {
             let cat = doc
                 .objects
                 .iter()
                 .find(|(_, (_, o))| o.dict().is_some_and(|d| d.has_type(b"Catalog")))
                 .map(|(&n, (g, _))| (n, *g));
-            match cat {
-                Some((n, g)) => {
-                    doc.trailer.set(b"Root", Object::Ref(n, g));
-                    doc.warn(format!(
-                        "the trailer's /Root is missing or broken; using the catalog {n} {g}"
-                    ));
-                }
-                None => {
-                    return Err(Error::Damaged(
-                        "no document catalog: the trailer has no usable /Root and no /Type /Catalog object was found"
-                            .into(),
-                    ));
-                }
+            if let Some((n, g)) = cat {
+                doc.trailer.set(b"Root", Object::Ref(n, g));
+                doc.warn(format!(
+                    "the trailer's /Root is missing or broken; using the catalog {n} {g}"
+                ));
+                catalog = true;
             }
         }
-        Ok(doc)
+        let members = members.values().flatten().map(|(n, _)| *n).collect();
+        let misplaced = self.misplaced.get() - misplaced_before;
+        if misplaced > 0 {
+            doc.warn(format!(
+                "{misplaced} cross-reference entr{} did not lead to {} object; looked for by \
+                 scanning the file",
+                if misplaced == 1 { "y" } else { "ies" },
+                if misplaced == 1 { "its" } else { "their" }
+            ));
+        }
+        Ok(Loaded {
+            doc,
+            lost,
+            catalog,
+            members,
+            misplaced,
+        })
     }
 }
 
-/// Parses a decoded (and decrypted) object stream: its members in order.
+/// Parses a decoded (and decrypted) object stream: its members in order, with the
+/// default [`Limits`].
 pub(crate) fn parse_object_stream(
     dict: &Dict,
     data: &[u8],
     num: u32,
 ) -> Result<Vec<(u32, Object)>> {
+    let limits = Limits::default();
+    let mut values = limits.values;
+    parse_object_stream_with(dict, data, num, &limits, &mut values)
+}
+
+/// [`parse_object_stream`] within `limits`; `values_left` is what the document may still
+/// parse out of object streams ([`Limits::values`]), and what this one used is taken
+/// from it.
+pub(crate) fn parse_object_stream_with(
+    dict: &Dict,
+    data: &[u8],
+    num: u32,
+    limits: &Limits,
+    values_left: &mut usize,
+) -> Result<Vec<(u32, Object)>> {
     let what = format!("object stream {num}");
-    let decoded = filters::decode(dict, data, &what)?;
+    let decoded = filters::decode_capped(dict, data, &what, limits.stream_bytes)?;
     let n = dict.int(b"N").unwrap_or(0);
     let first = dict.int(b"First").unwrap_or(0);
     let (Ok(n), Ok(first)) = (usize::try_from(n), usize::try_from(first)) else {
@@ -697,8 +850,11 @@ pub(crate) fn parse_object_stream(
             decoded.len()
         )));
     }
-    if n > MAX_OBJSTM_OBJECTS {
-        return Err(Error::Limit(format!("{what}: /N {n} objects")));
+    if n > limits.objects {
+        return Err(exceeded(
+            Which::Objects,
+            format_args!("{what} says it holds {n} objects (/N)"),
+        ));
     }
     let mut lx = Lexer::new(&decoded[..first], 0);
     let mut pairs = Vec::new();
@@ -712,17 +868,21 @@ pub(crate) fn parse_object_stream(
         pairs.push((on, off));
     }
     let mut out = Vec::with_capacity(pairs.len());
+    let mut lx = Lexer::with_depth(&decoded, 0, limits.depth);
+    lx.limit_values(*values_left);
     for (on, off) in pairs {
         let Some(pos) = first.checked_add(off).filter(|&p| p < decoded.len()) else {
             continue;
         };
-        let mut lx = Lexer::new(&decoded, pos);
+        lx.pos = pos;
         match lx.object(0) {
             Ok(o) => out.push((on, o)),
+            Err(e @ Error::Limit(_)) => return Err(e),
             Err(e) => {
                 return Err(Error::Damaged(format!("{what}, object {on}: {e}")));
             }
         }
     }
+    *values_left = lx.values_left();
     Ok(out)
 }

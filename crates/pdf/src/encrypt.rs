@@ -19,10 +19,12 @@
 use crate::document::{Document, Pdf, for_strings, take_crypt_filter};
 use crate::error::{Error, Result};
 use crate::filters;
+use crate::limits::Limits;
 use crate::lwc::{self, LwcCipher};
 use crate::object::{Dict, Object, StrForm, Stream};
 use crate::par;
 use crate::random::{self, Rng};
+use crate::repair::{self, Census};
 use crate::security::{Auth, Handler};
 use crate::standard::{self, StdCipher};
 use crate::wrapper;
@@ -189,14 +191,22 @@ pub struct Opened {
     pub p: Option<i32>,
     /// Repairs and remarks.
     pub warnings: Vec<String>,
+    /// What the document holds (pages, objects used): what the output must hold too.
+    pub census: Census,
 }
 
 /// Phase 1: parses `input`; an encrypted input is decrypted with `password` (the empty
 /// user password when `None`), and refused with [`Error::PasswordRequired`] when that
 /// does not open it. A wrapper document around an LWC payload ([`crate::wrapper`]) is
-/// opened as the payload (every object authenticated: [`crate::lwc::open`]).
+/// opened as the payload (every object authenticated: [`crate::lwc::open`]). A damaged
+/// input is repaired when that gives the whole document, else refused ([`repair`]).
 pub fn open(input: &[u8], password: Option<&str>) -> Result<Opened> {
-    let pdf = Pdf::parse(input)?;
+    open_with(input, password, &Limits::default())
+}
+
+/// [`open`] within `limits`.
+pub fn open_with(input: &[u8], password: Option<&str>, limits: &Limits) -> Result<Opened> {
+    let pdf = Pdf::parse_with(input, *limits)?;
     if lwc::open::is_payload(&pdf) {
         // A payload taken out of its wrapper: the same strict reading.
         return open_payload(input, password);
@@ -205,7 +215,7 @@ pub fn open(input: &[u8], password: Option<&str>) -> Result<Opened> {
         Some((h, a)) => (Some(h), Some(a)),
         None => (None, None),
     };
-    let doc = pdf.load(handler.as_ref())?;
+    let (doc, census) = pdf.load_whole(handler.as_ref())?;
     if handler.is_none()
         && let Some(payload) = wrapper::find(&doc)?
     {
@@ -233,6 +243,7 @@ pub fn open(input: &[u8], password: Option<&str>) -> Result<Opened> {
         protection,
         p: handler.as_ref().map(|h| h.enc.p),
         auth,
+        census,
     })
 }
 
@@ -251,6 +262,7 @@ fn open_payload(payload: &[u8], password: Option<&str>) -> Result<Opened> {
     }
     Ok(Opened {
         warnings,
+        census: repair::census_of_document(&o.doc),
         doc: o.doc,
         auth: Some(o.auth),
         protection: Protection::Authenticated {
@@ -322,13 +334,24 @@ pub fn prepare(
     cipher: StdCipher,
     encrypt_metadata: bool,
 ) -> Result<(Vec<u8>, Vec<String>)> {
+    prepare_with(doc, cipher, encrypt_metadata, &Limits::default())
+}
+
+/// [`prepare`] within `limits` (streams that would decode beyond
+/// [`Limits::stream_bytes`] are not recompressed).
+pub fn prepare_with(
+    doc: &mut Document,
+    cipher: StdCipher,
+    encrypt_metadata: bool,
+    limits: &Limits,
+) -> Result<(Vec<u8>, Vec<String>)> {
     raise_version(doc, cipher.min_version());
     if cipher == StdCipher::Aes256 && version_key(&doc.version) < (2, 0) {
         declare_adbe_level_8(doc);
     }
     let notes = remove_crypt_filters(doc);
     doc.drop_unreachable();
-    compress_streams(doc, !encrypt_metadata);
+    compress_streams_capped(doc, !encrypt_metadata, limits.stream_bytes);
     Ok((set_id(doc)?, notes))
 }
 
@@ -377,6 +400,11 @@ fn weak_zlib(data: &[u8]) -> bool {
 /// metadata streams when `metadata_plain` (left unencrypted so that other tools can read
 /// them, they stay as they are). Returns how many were compressed.
 pub fn compress_streams(doc: &mut Document, metadata_plain: bool) -> usize {
+    compress_streams_capped(doc, metadata_plain, Limits::default().stream_bytes)
+}
+
+/// [`compress_streams`], leaving alone streams that decode to more than `max` bytes.
+pub fn compress_streams_capped(doc: &mut Document, metadata_plain: bool, max: usize) -> usize {
     let mut streams: Vec<(u32, &mut Stream)> = doc
         .objects
         .iter_mut()
@@ -391,7 +419,7 @@ pub fn compress_streams(doc: &mut Document, metadata_plain: bool) -> usize {
         |chunk| {
             chunk
                 .iter_mut()
-                .map(|(n, s)| compress_one(*n, s, metadata_plain))
+                .map(|(n, s)| compress_one(*n, s, metadata_plain, max))
                 .filter(|&done| done)
                 .count()
         },
@@ -401,7 +429,7 @@ pub fn compress_streams(doc: &mut Document, metadata_plain: bool) -> usize {
 }
 
 /// [`compress_streams`] for one stream; true if it was compressed.
-fn compress_one(num: u32, s: &mut Stream, metadata_plain: bool) -> bool {
+fn compress_one(num: u32, s: &mut Stream, metadata_plain: bool, max: usize) -> bool {
     let d = &s.dict;
     if s.data.len() < MIN_COMPRESS
         || [&b"F"[..], b"FFilter"]
@@ -431,7 +459,7 @@ fn compress_one(num: u32, s: &mut Stream, metadata_plain: bool) -> bool {
         && (chain.iter().any(|(f, _)| f != b"FlateDecode" && f != b"Fl")
             || (chain.len() == 1 && chain[0].1.is_none() && weak_zlib(&s.data)))
     {
-        match filters::decode(d, &s.data, &format!("stream {num}")) {
+        match filters::decode_capped(d, &s.data, &format!("stream {num}"), max) {
             Ok(p) => Some(p),
             Err(_) => return false, // left as it is; readers will judge it
         }
@@ -567,11 +595,18 @@ pub(crate) fn weight(t: &TopObject) -> usize {
     }
 }
 
-/// Encrypts `input` as `opts` says (all phases; see the module documentation).
+/// Encrypts `input` as `opts` says (all phases; see the module documentation). Before
+/// the bytes are returned, they are read back and checked to hold the document read
+/// ([`repair::check_written`]).
 pub fn encrypt(input: &[u8], opts: &Options<'_>) -> Result<Encrypted> {
+    encrypt_with(input, opts, &Limits::default())
+}
+
+/// [`encrypt`] within `limits`.
+pub fn encrypt_with(input: &[u8], opts: &Options<'_>, limits: &Limits) -> Result<Encrypted> {
     let cipher = match opts.cipher {
         Cipher::Standard(c) => c,
-        Cipher::Lwc(c) => return encrypt_lwc(input, c, opts),
+        Cipher::Lwc(c) => return encrypt_lwc(input, c, opts, limits),
     };
     if cipher.weak() && !opts.allow_weak {
         return Err(Error::Invalid(format!(
@@ -587,16 +622,18 @@ pub fn encrypt(input: &[u8], opts: &Options<'_>) -> Result<Encrypted> {
                 .into(),
         ));
     }
-    let opened = open(input, opts.input_password)?;
+    let opened = open_with(input, opts.input_password, limits)?;
     let remark = user_only_remark(&opened);
     let Opened {
         mut doc,
         auth,
         mut warnings,
+        census,
         ..
     } = opened;
     warnings.extend(remark);
-    let (id0, notes) = prepare(&mut doc, cipher, opts.encrypt_metadata)?;
+    let (id0, notes) = prepare_with(&mut doc, cipher, opts.encrypt_metadata, limits)?;
+    repair::check_prepared(&census, &doc)?;
     warnings.extend(notes);
     let new = standard::new_handler(
         cipher,
@@ -615,6 +652,7 @@ pub fn encrypt(input: &[u8], opts: &Options<'_>) -> Result<Encrypted> {
         .trailer
         .set(b"Encrypt", Object::Ref(enc_ref.0, enc_ref.1));
     let bytes = writer::serialize(&packed);
+    repair::check_written(&census, &bytes, Some(&new.handler), limits)?;
     Ok(Encrypted {
         bytes,
         warnings,
@@ -697,7 +735,12 @@ fn exact_trailer_refs(doc: &mut Document) {
 
 /// Encrypts with a lightweight cipher: the payload (every string and stream sealed, the
 /// manifest), wrapped in an unencrypted PDF 2.0 document.
-fn encrypt_lwc(input: &[u8], cipher: LwcCipher, opts: &Options<'_>) -> Result<Encrypted> {
+fn encrypt_lwc(
+    input: &[u8],
+    cipher: LwcCipher,
+    opts: &Options<'_>,
+    limits: &Limits,
+) -> Result<Encrypted> {
     if !opts.encrypt_metadata {
         return Err(Error::Invalid(format!(
             "{} encrypts everything, metadata too: --no-encrypt-metadata is for aes-128 and \
@@ -705,16 +748,18 @@ fn encrypt_lwc(input: &[u8], cipher: LwcCipher, opts: &Options<'_>) -> Result<En
             cipher.name()
         )));
     }
-    let opened = open(input, opts.input_password)?;
+    let opened = open_with(input, opts.input_password, limits)?;
     let remark = user_only_remark(&opened);
     let Opened {
         mut doc,
         auth,
         mut warnings,
+        census,
         ..
     } = opened;
     warnings.extend(remark);
     warnings.extend(prepare_lwc(&mut doc)?);
+    repair::check_prepared(&census, &doc)?;
     let (keys, enc) = lwc::keys::LwcKeys::create(
         cipher,
         opts.user_password,

@@ -12,13 +12,14 @@ pub enum Error {
     /// The password opens neither as user nor as owner password.
     #[error(
         "wrong password: it is neither the user nor the owner password of this file \
-         ({0}); give the right one with --password"
+         ({0}); give the right one"
     )]
     WrongPassword(String),
     /// The file needs a password and none (or the empty one) was given.
     #[error(
-        "this PDF needs a password: the empty user password does not open it; \
-         give the user or owner password with --password"
+        "this PDF needs a password: the empty user password does not open it; give the \
+         user or owner password (--password-file FILE, $CIPHERLAB_PDF_PASSWORD, or on the \
+         terminal when asked; --password P works too, but other users can see it in ps)"
     )]
     PasswordRequired,
     /// Encryption we do not implement (another security handler, an unknown /CFM, ...).
@@ -49,6 +50,18 @@ pub enum Error {
     /// The output file exists and --force was not given.
     #[error("{0} exists; use --force to overwrite it")]
     OutputExists(String),
+    /// The disk filled up while the output was written (nothing was left behind).
+    #[error("disk full while writing {0}: free some space (or write elsewhere) and run again")]
+    DiskFull(String),
+    /// The document cannot be kept whole: part of what it uses could not be read, even
+    /// after repair, or what would be written differs from what was read. Nothing is
+    /// written.
+    #[error(
+        "the document cannot be kept whole: {0}. Nothing was written. If another tool can \
+         repair the file (for example `qpdf damaged.pdf repaired.pdf`), encrypt or decrypt \
+         the repaired copy"
+    )]
+    Incomplete(String),
     /// The operating system's random number generator failed.
     #[error("{0}")]
     Random(String),
@@ -62,6 +75,47 @@ pub enum Error {
          nothing was written"
     )]
     Tampered(String),
+}
+
+impl Error {
+    /// The exit code of the command line, the same table for every cipherlab command:
+    /// 1 authentication failed (wrong or missing password, modified or truncated
+    /// authenticated data); 2 usage (an option or argument that cannot be used); 3 the
+    /// input is not readable as a PDF (not a PDF, damaged beyond repair, unsupported
+    /// encryption); 4 the output exists; 5 input/output error; 6 disk full; 7 the document
+    /// cannot be kept whole (a lossy result refused); 8 a limit against hostile input was
+    /// hit (the message names the option that raises it).
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Error::WrongPassword(_) | Error::PasswordRequired | Error::Tampered(_) => 1,
+            Error::Invalid(_) => 2,
+            Error::NotPdf(_)
+            | Error::Damaged(_)
+            | Error::Syntax { .. }
+            | Error::Unsupported(_)
+            | Error::BadEncrypt(_) => 3,
+            Error::OutputExists(_) => 4,
+            Error::Io { .. } | Error::Random(_) => 5,
+            Error::DiskFull(_) => 6,
+            Error::Incomplete(_) => 7,
+            Error::Limit(_) => 8,
+        }
+    }
+
+    /// An input/output error while doing `what` with `path`; a full disk becomes
+    /// [`Error::DiskFull`].
+    pub fn io(what: &str, path: &str, source: std::io::Error) -> Error {
+        if matches!(
+            source.kind(),
+            std::io::ErrorKind::StorageFull | std::io::ErrorKind::QuotaExceeded
+        ) {
+            return Error::DiskFull(path.to_string());
+        }
+        Error::Io {
+            what: format!("{what} {path}"),
+            source,
+        }
+    }
 }
 
 /// `Result` with [`Error`].

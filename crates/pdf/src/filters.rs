@@ -7,10 +7,8 @@
 use std::io::Read;
 
 use crate::error::{Error, Result};
+use crate::limits::{Limits, Which, exceeded};
 use crate::object::{Dict, Object};
-
-/// Largest decoded object or cross-reference stream we accept.
-pub const MAX_DECODED: usize = 256 << 20;
 
 /// The filter names and parameter dictionaries of a stream, paired.
 pub fn filter_chain(dict: &Dict) -> Vec<(Vec<u8>, Option<Dict>)> {
@@ -59,13 +57,19 @@ pub fn is_general(name: &[u8]) -> bool {
 }
 
 /// Decodes a stream's data through its filters (the general-purpose ones; see
-/// [`is_general`]), capped at [`MAX_DECODED`].
+/// [`is_general`]), capped at the default [`Limits::stream_bytes`].
 pub fn decode(dict: &Dict, data: &[u8], what: &str) -> Result<Vec<u8>> {
+    decode_capped(dict, data, what, Limits::default().stream_bytes)
+}
+
+/// [`decode`] with the decoded size capped at `max` bytes after each filter: beyond it,
+/// [`Error::Limit`].
+pub fn decode_capped(dict: &Dict, data: &[u8], what: &str, max: usize) -> Result<Vec<u8>> {
     let mut cur = data.to_vec();
     for (name, parms) in filter_chain(dict) {
         cur = match name.as_slice() {
             b"FlateDecode" | b"Fl" => {
-                let raw = inflate(&cur, what)?;
+                let raw = inflate_capped(&cur, what, max)?;
                 match parms {
                     Some(p) => predict(&raw, &p, what)?,
                     None => raw,
@@ -73,7 +77,7 @@ pub fn decode(dict: &Dict, data: &[u8], what: &str) -> Result<Vec<u8>> {
             }
             b"LZWDecode" | b"LZW" => {
                 let early = parms.as_ref().and_then(|p| p.int(b"EarlyChange")) != Some(0);
-                let raw = lzw(&cur, early, what)?;
+                let raw = lzw(&cur, early, what, max)?;
                 match parms {
                     Some(p) => predict(&raw, &p, what)?,
                     None => raw,
@@ -81,7 +85,7 @@ pub fn decode(dict: &Dict, data: &[u8], what: &str) -> Result<Vec<u8>> {
             }
             b"ASCIIHexDecode" | b"AHx" => ascii_hex(&cur, what)?,
             b"ASCII85Decode" | b"A85" => ascii85(&cur, what)?,
-            b"RunLengthDecode" | b"RL" => run_length(&cur, what)?,
+            b"RunLengthDecode" | b"RL" => run_length(&cur, what, max)?,
             b"Crypt" => cur,
             other => {
                 return Err(Error::Unsupported(format!(
@@ -91,18 +95,27 @@ pub fn decode(dict: &Dict, data: &[u8], what: &str) -> Result<Vec<u8>> {
                 )));
             }
         };
-        if cur.len() > MAX_DECODED {
-            return Err(too_big(what));
+        if cur.len() > max {
+            return Err(too_big(what, max));
         }
     }
     Ok(cur)
 }
 
-fn too_big(what: &str) -> Error {
-    Error::Limit(format!(
-        "{what} decodes to more than {} MiB",
-        MAX_DECODED >> 20
-    ))
+fn too_big(what: &str, max: usize) -> Error {
+    exceeded(
+        Which::StreamBytes,
+        format_args!("{what} decodes to more than {}", mib(max)),
+    )
+}
+
+/// `n` bytes in MiB, for messages.
+fn mib(n: usize) -> String {
+    if n.is_multiple_of(1 << 20) {
+        format!("{} MiB", n >> 20)
+    } else {
+        format!("{n} bytes")
+    }
 }
 
 /// ASCIIHexDecode (§7.4.2): hex digits, white space ignored, `>` ends the data; an odd
@@ -181,7 +194,7 @@ fn ascii85(data: &[u8], what: &str) -> Result<Vec<u8>> {
 
 /// RunLengthDecode (§7.4.5): a length byte L, then L + 1 literal bytes (L < 128) or one
 /// byte repeated 257 - L times (L > 128); 128 ends the data.
-fn run_length(data: &[u8], what: &str) -> Result<Vec<u8>> {
+fn run_length(data: &[u8], what: &str, max: usize) -> Result<Vec<u8>> {
     let mut out = Vec::with_capacity(data.len() * 2);
     let mut i = 0;
     while let Some(&l) = data.get(i) {
@@ -203,8 +216,8 @@ fn run_length(data: &[u8], what: &str) -> Result<Vec<u8>> {
                 out.resize(out.len() + 257 - usize::from(l), b);
             }
         }
-        if out.len() > MAX_DECODED {
-            return Err(too_big(what));
+        if out.len() > max {
+            return Err(too_big(what, max));
         }
     }
     Ok(out)
@@ -213,7 +226,7 @@ fn run_length(data: &[u8], what: &str) -> Result<Vec<u8>> {
 /// LZWDecode (§7.4.4): variable-length codes of 9 to 12 bits, most significant bit first;
 /// 256 clears the table, 257 ends the data; with `early` (EarlyChange 1, the default)
 /// the code length grows one code early.
-fn lzw(data: &[u8], early: bool, what: &str) -> Result<Vec<u8>> {
+fn lzw(data: &[u8], early: bool, what: &str, max: usize) -> Result<Vec<u8>> {
     const CLEAR: usize = 256;
     const EOD: usize = 257;
     // Entry i > 257: (prefix entry, last byte, length). Entries below 256 are single bytes.
@@ -224,7 +237,7 @@ fn lzw(data: &[u8], early: bool, what: &str) -> Result<Vec<u8>> {
         t.extend([(0, 0, 0), (0, 0, 0)]); // 256, 257: not data
     };
     reset(&mut table);
-    let mut out: Vec<u8> = Vec::with_capacity(data.len() * 3);
+    let mut out: Vec<u8> = Vec::with_capacity(data.len().saturating_mul(3).min(max));
     let (mut bits, mut nbits, mut pos) = (0u32, 0u32, 0usize);
     let mut prev: Option<usize> = None;
     // Appends entry `code` to `out`, returns its first byte.
@@ -291,8 +304,8 @@ fn lzw(data: &[u8], early: bool, what: &str) -> Result<Vec<u8>> {
                     table.push((p as u16, first, len));
                 }
                 prev = Some(code);
-                if out.len() > MAX_DECODED {
-                    return Err(too_big(what));
+                if out.len() > max {
+                    return Err(too_big(what, max));
                 }
             }
         }
@@ -300,10 +313,16 @@ fn lzw(data: &[u8], early: bool, what: &str) -> Result<Vec<u8>> {
 }
 
 /// zlib inflate, tolerant of a missing or bad checksum at the end (common in real files),
-/// capped at [`MAX_DECODED`].
+/// capped at the default [`Limits::stream_bytes`].
 pub fn inflate(data: &[u8], what: &str) -> Result<Vec<u8>> {
-    let mut out = Vec::with_capacity(data.len().saturating_mul(4).min(MAX_DECODED));
-    let mut dec = flate2::read::ZlibDecoder::new(data).take(MAX_DECODED as u64 + 1);
+    inflate_capped(data, what, Limits::default().stream_bytes)
+}
+
+/// [`inflate`] capped at `max` bytes: the decoder stops one byte beyond it, so a bomb
+/// costs at most `max` bytes of memory.
+pub fn inflate_capped(data: &[u8], what: &str, max: usize) -> Result<Vec<u8>> {
+    let mut out = Vec::with_capacity(data.len().saturating_mul(4).min(max));
+    let mut dec = flate2::read::ZlibDecoder::new(data).take(max as u64 + 1);
     let mut chunk = [0u8; 16384];
     loop {
         match dec.read(&mut chunk) {
@@ -317,13 +336,18 @@ pub fn inflate(data: &[u8], what: &str) -> Result<Vec<u8>> {
             }
         }
     }
-    if out.len() > MAX_DECODED {
-        return Err(Error::Limit(format!(
-            "{what} decodes to more than {} MiB",
-            MAX_DECODED >> 20
-        )));
+    if out.len() > max {
+        return Err(too_big(what, max));
     }
     Ok(out)
+}
+
+/// Whether `data` starts as zlib data that inflates (its first KiB is decoded): cheap
+/// evidence that a stream is not encrypted.
+pub fn inflates(data: &[u8]) -> bool {
+    let mut dec = flate2::read::ZlibDecoder::new(data);
+    let mut first = [0u8; 1024];
+    matches!(dec.read(&mut first), Ok(n) if n > 0)
 }
 
 /// Undoes a PNG (10-15) or TIFF (2) predictor.
@@ -434,7 +458,7 @@ mod tests {
         assert_eq!(ascii85(b"z!!~>", "t").unwrap(), [0, 0, 0, 0, 0]);
         assert!(ascii85(b"s8W-\"~>", "t").is_err(), "2^32 overflows");
         assert_eq!(
-            run_length(&[2, b'a', b'b', b'c', 253, b'x', 128], "t").unwrap(),
+            run_length(&[2, b'a', b'b', b'c', 253, b'x', 128], "t", 100).unwrap(),
             b"abcxxxx"
         );
         // "-----A---B" from ISO 32000-2 §7.4.4.2, EarlyChange 1.
@@ -452,8 +476,8 @@ mod tests {
             enc.push((acc << (8 - n)) as u8);
         }
         assert_eq!(enc, [0x80, 0x0B, 0x60, 0x50, 0x22, 0x0C, 0x0C, 0x85, 0x01]);
-        assert_eq!(lzw(&enc, true, "t").unwrap(), b"-----A---B");
-        assert!(lzw(&[0xff, 0xff, 0xff], true, "t").is_err());
+        assert_eq!(lzw(&enc, true, "t", 100).unwrap(), b"-----A---B");
+        assert!(lzw(&[0xff, 0xff, 0xff], true, "t", 100).is_err());
     }
 
     #[test]

@@ -2,6 +2,7 @@
 
 use crate::document::Pdf;
 use crate::error::{Error, Result};
+use crate::limits::Limits;
 use crate::object::Object;
 use crate::security::{EncryptDict, Handler};
 
@@ -111,7 +112,15 @@ pub struct Info {
 /// Reports on `buf`. With `password`, also says which password it is; a wrong password
 /// is an error ([`Error::WrongPassword`]).
 pub fn info(buf: &[u8], password: Option<&str>) -> Result<Info> {
-    let pdf = Pdf::parse(buf)?;
+    info_with(buf, password, &Limits::default())
+}
+
+/// [`info`] within `limits`. It stays cheap on any file: it reads the cross-reference
+/// data, the /Encrypt dictionary and the catalog (decoding at most the one object stream
+/// that holds it), and loads the document only for a catalog with /AF (a wrapper of an
+/// encrypted payload).
+pub fn info_with(buf: &[u8], password: Option<&str>, limits: &Limits) -> Result<Info> {
+    let pdf = Pdf::parse_with(buf, *limits)?;
     let (objects, objects_in_streams) = pdf.object_counts();
     let mut warnings = pdf.xref.notes.clone();
     let mut encryption = None;
@@ -285,11 +294,8 @@ fn catalog_version(pdf: &Pdf<'_>, handler: Option<&Handler>, encrypted: bool) ->
     };
     let cat = match pdf.top_object((*n, *g)) {
         Ok(o) => o,
-        Err(_) if !encrypted || handler.is_some() => {
-            // In an object stream: load the document (cheap enough for a report).
-            let doc = pdf.load(handler).ok()?;
-            doc.objects.get(n)?.1.clone()
-        }
+        // In an object stream: that stream alone is decoded.
+        Err(_) if !encrypted || handler.is_some() => pdf.compressed_object(*n, handler).ok()?,
         Err(_) => return None,
     };
     cat.dict()?

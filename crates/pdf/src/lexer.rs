@@ -1,11 +1,11 @@
 //! Tokeniser and object parser (ISO 32000-2 §7.2, §7.3), written for hostile input:
 //! every read is bounds-checked, nesting is limited, and errors carry the byte offset.
 
-use crate::error::{Error, Result, syntax};
-use crate::object::{Dict, ObjId, Object, StrForm, Stream, is_delim, is_ws};
+use std::cell::Cell;
 
-/// Deepest nesting of arrays and dictionaries we accept.
-pub const MAX_DEPTH: usize = 256;
+use crate::error::{Error, Result, syntax};
+use crate::limits::{Limits, Which, exceeded};
+use crate::object::{Dict, ObjId, Object, StrForm, Stream, is_delim, is_ws};
 
 /// A cursor over PDF bytes.
 pub struct Lexer<'a> {
@@ -13,6 +13,10 @@ pub struct Lexer<'a> {
     pub buf: &'a [u8],
     /// The current position.
     pub pos: usize,
+    /// Deepest nesting accepted ([`Limits::depth`]).
+    max_depth: usize,
+    /// Values that may still be parsed ([`Limits::values`]; unlimited unless set).
+    values_left: usize,
 }
 
 fn hexval(b: u8) -> Option<u8> {
@@ -25,9 +29,31 @@ fn hexval(b: u8) -> Option<u8> {
 }
 
 impl<'a> Lexer<'a> {
-    /// A lexer at `pos`.
+    /// A lexer at `pos`, nesting limited to the default [`Limits::depth`].
     pub fn new(buf: &'a [u8], pos: usize) -> Lexer<'a> {
-        Lexer { buf, pos }
+        Lexer::with_depth(buf, pos, Limits::default().depth)
+    }
+
+    /// A lexer at `pos` that accepts nesting up to `max_depth`.
+    pub fn with_depth(buf: &'a [u8], pos: usize, max_depth: usize) -> Lexer<'a> {
+        Lexer {
+            buf,
+            pos,
+            max_depth,
+            values_left: usize::MAX,
+        }
+    }
+
+    /// Limits the number of values this lexer may still parse (each number, name,
+    /// string, array, dictionary and reference counts one); beyond it, parsing fails
+    /// with [`Error::Limit`] naming [`Limits::values`].
+    pub fn limit_values(&mut self, n: usize) {
+        self.values_left = n;
+    }
+
+    /// How many values may still be parsed.
+    pub fn values_left(&self) -> usize {
+        self.values_left
     }
 
     fn peek(&self) -> Option<u8> {
@@ -87,12 +113,22 @@ impl<'a> Lexer<'a> {
 
     /// Parses one direct object.
     pub fn object(&mut self, depth: usize) -> Result<Object> {
-        if depth > MAX_DEPTH {
-            return Err(Error::Limit(format!(
-                "arrays/dictionaries nested more than {MAX_DEPTH} deep at byte {}",
-                self.pos
-            )));
+        if depth > self.max_depth {
+            return Err(exceeded(
+                Which::Depth,
+                format_args!(
+                    "arrays/dictionaries nested more than {} deep at byte {}",
+                    self.max_depth, self.pos
+                ),
+            ));
         }
+        if self.values_left == 0 {
+            return Err(exceeded(
+                Which::Values,
+                "the object streams hold more values than the limit allows",
+            ));
+        }
+        self.values_left -= 1;
         self.skip_ws();
         let start = self.pos;
         let Some(b) = self.peek() else {
@@ -376,9 +412,45 @@ impl<'a> Lexer<'a> {
 /// How the parser learns an indirect `/Length`: resolve `n g R` to an integer, if it can.
 pub type LengthResolver<'r> = &'r dyn Fn(ObjId) -> Option<i64>;
 
+/// Remembers the last search for the keyword `endstream`, so that many streams with a
+/// wrong /Length cannot make reading quadratic: once a search from `p` found the first
+/// `endstream` at `q` (or none), any search from between `p` and `q` has the same answer.
+#[derive(Debug, Default)]
+pub struct EndstreamCache(Cell<Option<(usize, Option<usize>)>>);
+
+impl EndstreamCache {
+    /// The offset of the first `endstream` at or after `from`.
+    fn find(&self, buf: &[u8], from: usize) -> Option<usize> {
+        if let Some((p, found)) = self.0.get()
+            && p <= from
+            && found.is_none_or(|q| from <= q)
+        {
+            return found;
+        }
+        let found = memchr::memmem::find(buf.get(from..)?, b"endstream").map(|r| from + r);
+        self.0.set(Some((from, found)));
+        found
+    }
+}
+
+/// What parsing an indirect object needs besides the bytes.
+pub struct Context<'r> {
+    /// Resolves an indirect /Length.
+    pub lengths: LengthResolver<'r>,
+    /// Deepest nesting accepted.
+    pub max_depth: usize,
+    /// The file's `endstream` search memory, if the caller keeps one.
+    pub endstreams: Option<&'r EndstreamCache>,
+}
+
 /// Where a stream's data ends, given its start and a `/Length` hint: the hint if
 /// `endstream` follows it, else the first `endstream` keyword.
-fn stream_end(buf: &[u8], data_start: usize, len: Option<i64>) -> Option<(usize, usize)> {
+fn stream_end(
+    buf: &[u8],
+    data_start: usize,
+    len: Option<i64>,
+    cache: Option<&EndstreamCache>,
+) -> Option<(usize, usize)> {
     if let Some(len) = len.and_then(|l| usize::try_from(l).ok())
         && let Some(end) = data_start.checked_add(len).filter(|&e| e <= buf.len())
     {
@@ -388,8 +460,10 @@ fn stream_end(buf: &[u8], data_start: usize, len: Option<i64>) -> Option<(usize,
             return Some((end, lx.pos + 9));
         }
     }
-    let rel = memchr::memmem::find(&buf[data_start..], b"endstream")?;
-    let kw = data_start + rel;
+    let kw = match cache {
+        Some(c) => c.find(buf, data_start)?,
+        None => data_start + memchr::memmem::find(buf.get(data_start..)?, b"endstream")?,
+    };
     let mut end = kw;
     // The EOL before endstream is not data.
     if end > data_start && buf[end - 1] == b'\n' {
@@ -401,14 +475,28 @@ fn stream_end(buf: &[u8], data_start: usize, len: Option<i64>) -> Option<(usize,
     Some((end, kw + 9))
 }
 
-/// Parses `n g obj <object> [stream ... endstream] endobj` at `pos`.
-/// Returns the id, the object and the position after it.
+/// Parses `n g obj <object> [stream ... endstream] endobj` at `pos`, with the default
+/// nesting limit. Returns the id, the object and the position after it.
 pub fn indirect_object(
     buf: &[u8],
     pos: usize,
     lengths: LengthResolver<'_>,
 ) -> Result<(ObjId, Object, usize)> {
-    let mut lx = Lexer::new(buf, pos);
+    let cx = Context {
+        lengths,
+        max_depth: Limits::default().depth,
+        endstreams: None,
+    };
+    indirect_object_in(buf, pos, &cx)
+}
+
+/// [`indirect_object`] with the limits and memory of `cx`.
+pub fn indirect_object_in(
+    buf: &[u8],
+    pos: usize,
+    cx: &Context<'_>,
+) -> Result<(ObjId, Object, usize)> {
+    let mut lx = Lexer::with_depth(buf, pos, cx.max_depth);
     let (Some(num), Some(gen_)) = (lx.uint(), lx.uint()) else {
         return Err(syntax(pos, "expected 'n g obj'"));
     };
@@ -432,21 +520,16 @@ pub fn indirect_object(
             }
             let len = match dict.get(b"Length") {
                 Some(Object::Int(l)) => Some(*l),
-                Some(Object::Ref(n, g)) => lengths((*n, *g)),
+                Some(Object::Ref(n, g)) => (cx.lengths)((*n, *g)),
                 _ => None,
             };
-            let Some((end, after)) = stream_end(buf, s, len) else {
+            let Some((end, after)) = stream_end(buf, s, len, cx.endstreams) else {
                 return Err(Error::Damaged(format!(
                     "stream of object {num} {gen_}: no 'endstream' after its data (/Length {})",
                     len.map_or("missing".to_string(), |l| l.to_string())
                 )));
             };
-            let mut lx = Lexer::new(buf, after);
-            let end_pos = if lx.eat_keyword(b"endobj") {
-                lx.pos
-            } else {
-                after
-            };
+            let end_pos = object_end(buf, after, id)?;
             return Ok((
                 id,
                 Object::Stream(Stream {
@@ -456,20 +539,46 @@ pub fn indirect_object(
                 end_pos,
             ));
         }
-        lx.pos = save;
-        let end_pos = if lx.eat_keyword(b"endobj") {
-            lx.pos
-        } else {
-            save
-        };
+        let end_pos = object_end(buf, save, id)?;
         return Ok((id, Object::Dict(dict), end_pos));
     }
-    let end_pos = if lx.eat_keyword(b"endobj") {
-        lx.pos
-    } else {
-        save
-    };
+    let end_pos = object_end(buf, save, id)?;
     Ok((id, obj, end_pos))
+}
+
+/// Where object `id`, whose value ends at `pos`, ends: after its `endobj`. A missing
+/// `endobj` is tolerated when the next object, a cross-reference section or the end of
+/// the file follows; anything else there means the object is damaged (a stream whose
+/// `stream` keyword was lost reads as a dictionary followed by its data), and reading it
+/// would silently change what it is.
+fn object_end(buf: &[u8], pos: usize, id: ObjId) -> Result<usize> {
+    let mut lx = Lexer::new(buf, pos);
+    if lx.eat_keyword(b"endobj") {
+        return Ok(lx.pos);
+    }
+    lx.skip_ws();
+    let at = lx.pos;
+    let rest = &buf[at..];
+    let next_header = {
+        let mut h = Lexer::new(buf, at);
+        h.uint().is_some() && h.uint().is_some() && h.eat_keyword(b"obj")
+    };
+    if rest.is_empty()
+        || next_header
+        || [&b"xref"[..], b"trailer", b"startxref", b"%%EOF"]
+            .iter()
+            .any(|k| rest.starts_with(k))
+    {
+        return Ok(pos);
+    }
+    Err(syntax(
+        at,
+        format!(
+            "object {} {} is followed by unexpected data where 'endobj' should be: it is \
+             damaged",
+            id.0, id.1
+        ),
+    ))
 }
 
 #[cfg(test)]

@@ -85,12 +85,14 @@ pub mod error;
 pub mod filters;
 pub mod info;
 pub mod lexer;
+pub mod limits;
 pub mod lwc;
 pub mod object;
 pub mod par;
 pub mod permissions;
 pub mod phases;
 pub mod random;
+pub mod repair;
 pub mod security;
 pub mod standard;
 pub mod wrapper;
@@ -100,10 +102,12 @@ pub mod xref;
 use std::path::Path;
 
 pub use document::{Document, Pdf};
-pub use encrypt::{Cipher, Encrypted, Options, Protection, encrypt};
+pub use encrypt::{Cipher, Encrypted, Options, Protection, encrypt, encrypt_with};
 pub use error::{Error, Result};
 pub use info::{Info, info};
+pub use limits::Limits;
 pub use lwc::LwcCipher;
+pub use repair::Census;
 pub use security::{Auth, Handler, PasswordKind};
 pub use standard::StdCipher;
 
@@ -132,15 +136,22 @@ pub struct Decrypted {
 /// Decrypts `input` with `password` (the empty user password when `None`) and writes it
 /// as an unencrypted PDF. An unencrypted input is rewritten the same way; a wrapper
 /// document around an LWC payload gives the payload's document, every object of it
-/// authenticated first.
+/// authenticated first. A damaged input is repaired where that yields the whole document
+/// and refused ([`Error::Incomplete`]) where it does not ([`repair`]).
 pub fn decrypt(input: &[u8], password: Option<&str>) -> Result<Decrypted> {
+    decrypt_with(input, password, &Limits::default())
+}
+
+/// [`decrypt`] within `limits`.
+pub fn decrypt_with(input: &[u8], password: Option<&str>, limits: &Limits) -> Result<Decrypted> {
     let encrypt::Opened {
         doc,
         auth,
         protection,
         mut warnings,
+        census,
         ..
-    } = encrypt::open(input, password)?;
+    } = encrypt::open_with(input, password, limits)?;
     if !protection.authenticated() && auth.as_ref().is_some_and(|a| a.perms_ok == Some(false)) {
         warnings.push(
             "/Perms does not match /P and /EncryptMetadata: the permissions were altered".into(),
@@ -164,6 +175,7 @@ pub fn decrypt(input: &[u8], password: Option<&str>) -> Result<Decrypted> {
     let layout = writer::Layout::like_input(&doc);
     let (strings, streams) = (doc.strings_decrypted, doc.streams_decrypted);
     let bytes = writer::write(doc, layout);
+    repair::check_written(&census, &bytes, None, limits)?;
     Ok(Decrypted {
         bytes,
         auth,
@@ -184,10 +196,8 @@ pub fn write_atomic(path: &Path, bytes: &[u8], force: bool) -> Result<()> {
         if e.kind() == std::io::ErrorKind::AlreadyExists {
             Error::OutputExists(path.display().to_string())
         } else {
-            Error::Io {
-                what: format!("writing {}", path.display()),
-                source: e,
-            }
+            // A full disk is its own error (and exit code).
+            Error::io("writing", &path.display().to_string(), e)
         }
     })
 }

@@ -112,13 +112,16 @@ fn fuzz_corpus_replays_without_panic() {
     };
     let (mut n, mut opened) = (0, 0);
     for e in rd {
-        let b = std::fs::read(e.unwrap().path()).unwrap();
+        let path = e.unwrap().path();
+        let b = std::fs::read(&path).unwrap();
         let _ = cipherlab_pdf::info(&b, None);
         let _ = cipherlab_pdf::info(&b, Some("user"));
         if let Ok(d) =
             cipherlab_pdf::decrypt(&b, None).or_else(|_| cipherlab_pdf::decrypt(&b, Some("user")))
         {
-            cipherlab_pdf::decrypt(&d.bytes, None).expect("our output reads back");
+            if let Err(e) = cipherlab_pdf::decrypt(&d.bytes, None) {
+                panic!("{}: our output does not read back: {e}", path.display());
+            }
             opened += 1;
         }
         n += 1;

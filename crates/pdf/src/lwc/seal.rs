@@ -6,7 +6,7 @@
 
 use sha2::{Digest, Sha256};
 
-use super::keys::{Kind, LwcKeys, TAG};
+use super::keys::{Kind, LwcKeys, Piece, TAG};
 use crate::document::{Document, for_strings_dict};
 use crate::encrypt::weight;
 use crate::error::{Error, Result};
@@ -76,16 +76,16 @@ pub fn canonical(d: &Dict) -> (Dict, Vec<u8>) {
     (tmp, b)
 }
 
-/// Seals one stream object in place: its dictionary's strings (each with its index), the
-/// dictionary normalised, then its data bound to the dictionary. Returns the number of
-/// strings.
-pub(crate) fn seal_stream(
+/// Seals a stream's dictionary in place: its strings (each with its index), then the
+/// dictionary normalised. Returns the number of strings and the dictionary's bytes, which
+/// the stream's data is bound to when it is sealed ([`seal_objects`]).
+fn seal_dict(
     keys: &LwcKeys,
     c: &mut dyn cipherlab_ciphers::Cipher,
     rng: &mut Rng,
     id: ObjId,
     s: &mut crate::object::Stream,
-) -> Result<usize> {
+) -> Result<(usize, Vec<u8>)> {
     let mut index = 0u32;
     let mut failed = None;
     for_strings_dict(&mut s.dict, &mut |v, form| {
@@ -103,23 +103,43 @@ pub(crate) fn seal_stream(
     }
     let (dict, bytes) = canonical(&s.dict);
     s.dict = dict;
-    s.data = keys.seal(c, rng, id, Kind::Stream, &bytes, &s.data)?;
-    Ok(index as usize)
+    Ok((index as usize, bytes))
 }
 
-/// Seals every top-level object of `p` (all streams: see the module documentation).
-/// Returns (strings, streams) sealed.
+/// At most this many streams, or this many bytes of them, are sealed in one batch: enough
+/// to fill Ascon's SIMD lanes several times over, few enough that the copies in flight
+/// stay small.
+const BATCH_STREAMS: usize = 32;
+const BATCH_BYTES: usize = 4 << 20;
+
+/// Seals every top-level object of `p` (all streams: see the module documentation), their
+/// data in batches ([`LwcKeys::seal_many`]). Returns (strings, streams) sealed.
 pub fn seal_objects(p: &mut Packed, keys: &LwcKeys) -> Result<(usize, usize)> {
     let results = par::chunks(&mut p.objects, weight, |chunk| {
         let mut c = keys.init()?;
         let mut rng = Rng::new();
         let (mut strings, mut streams) = (0, 0);
+        let mut batch: Vec<Piece<'_>> = Vec::with_capacity(BATCH_STREAMS);
+        let mut batch_bytes = 0;
         for t in chunk {
             let id = t.id();
             match &mut t.obj {
                 Object::Stream(s) => {
-                    strings += seal_stream(keys, &mut *c, &mut rng, id, s)?;
+                    let (n, dict) = seal_dict(keys, &mut *c, &mut rng, id, s)?;
+                    strings += n;
                     streams += 1;
+                    batch_bytes += s.data.len();
+                    batch.push(Piece {
+                        id,
+                        kind: Kind::Stream,
+                        extra: dict,
+                        data: &mut s.data,
+                    });
+                    if batch.len() == BATCH_STREAMS || batch_bytes >= BATCH_BYTES {
+                        keys.seal_many(&mut *c, &mut rng, &mut batch)?;
+                        batch.clear();
+                        batch_bytes = 0;
+                    }
                 }
                 _ => {
                     // pack() puts every generation-0 non-stream object in an object stream
@@ -131,6 +151,7 @@ pub fn seal_objects(p: &mut Packed, keys: &LwcKeys) -> Result<(usize, usize)> {
                 }
             }
         }
+        keys.seal_many(&mut *c, &mut rng, &mut batch)?;
         Ok((strings, streams))
     });
     let mut total = (0, 0);
