@@ -1,9 +1,9 @@
-//! Captures, at build time, what the machine block reports about the build: the rustc
-//! version (`rustc --version`), the target, the profile, and the versions of the crates
-//! whose speed the studies measure (read from the workspace's `Cargo.lock`).
+//! Captures, at build time, the versions of the crates whose speed the studies measure
+//! (read from the workspace's `Cargo.lock`), for the machine block of every run
+//! (`cipherlab_bench::this_machine`). The rest of the block (rustc, target, profile) is
+//! the harness's.
 
 use std::path::Path;
-use std::process::Command;
 
 /// Crates whose versions every result records (those a study times, and the store).
 const KEY_CRATES: &[&str] = &[
@@ -33,24 +33,6 @@ const KEY_CRATES: &[&str] = &[
 ];
 
 fn main() {
-    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_string());
-    let version = Command::new(&rustc)
-        .arg("--version")
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .unwrap_or_else(|| "unknown".to_string());
-    println!("cargo:rustc-env=CIPHERLAB_RUSTC_VERSION={version}");
-    println!(
-        "cargo:rustc-env=CIPHERLAB_TARGET={}",
-        std::env::var("TARGET").unwrap_or_default()
-    );
-    println!(
-        "cargo:rustc-env=CIPHERLAB_PROFILE={}",
-        std::env::var("PROFILE").unwrap_or_default()
-    );
-
     let manifest = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default();
     let lock = Path::new(&manifest).join("../../Cargo.lock");
     println!("cargo:rerun-if-changed={}", lock.display());

@@ -13,10 +13,10 @@
 use std::process::ExitCode;
 
 use cipherlab_bench::corpus::{self, DataType};
-use cipherlab_bench::harness::{BatchSize, BenchId, Harness, Mode, Progress, Settings, Suite};
-use cipherlab_bench::machine::MachineInfo;
+use cipherlab_bench::id::{BenchId, Progress, Suite};
 use cipherlab_bench::store::{NewRun, Store, now_ms};
 use cipherlab_ciphers::{CipherSpec, generate_iv, generate_key, providers};
+use cipherlab_harness::{BatchSize, Harness, Mode, Settings};
 
 struct Options {
     size: usize,
@@ -184,7 +184,7 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
             println!("    warning: {w}");
         }
     }
-    let machine = MachineInfo::detect();
+    let machine = cipherlab_bench::this_machine();
     println!(
         "machine: {} ({} cores, {}), {}, {}",
         machine.cpu_model,

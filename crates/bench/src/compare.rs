@@ -3,7 +3,7 @@
 //! * **Figures** are matched by their whole identifier (study / algorithm /
 //!   implementation / runtime / phase / size / data type). For each pair the ratio
 //!   `median(B) / median(A)` of the per-call times is estimated with its percentile
-//!   bootstrap interval from the raw samples of both ([`crate::stats::ratio_ci`],
+//!   bootstrap interval from the raw samples of both ([`cipherlab_harness::stats::ratio_ci`],
 //!   Efron & Tibshirani 1993). B is called *faster* only when the whole interval lies
 //!   below 1 (`1 - threshold` with a threshold), *slower* only when it lies above 1;
 //!   an interval that includes 1 is *no significant change*, never a difference.
@@ -19,11 +19,11 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use crate::harness::{BenchId, Measurement};
-use crate::machine::MachineInfo;
+use crate::id::{BenchId, Measurement};
 use crate::ranking;
-use crate::stats::{Bootstrap, Interval};
 use crate::store::Run;
+use cipherlab_harness::machine::MachineInfo;
+use cipherlab_harness::stats::{Bootstrap, Interval};
 
 /// What a figure did from A to B.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -1,18 +1,15 @@
 //! # cipherlab-bench: the measuring lab
 //!
-//! The parts `cipherlab bench`, its studies, `compare` and the report stand on, one job
-//! per module:
+//! The experiments `cipherlab bench` runs and what becomes of their results, on the
+//! measuring engine of `cipherlab-harness` (timers, statistics, the JMH-style harness,
+//! the machine block), one job per module:
 //!
 //! | module | job |
 //! |---|---|
-//! | [`stats`] | median, mean, standard deviation, percentiles, bootstrap confidence intervals (also of a ratio of medians), Tukey and MAD outliers, byte entropy; each with its reference; no reporting |
-//! | [`measure`] | timers behind the [`measure::Timer`] trait: wall-clock nanoseconds, TSC ticks; resolution and overhead estimates |
-//! | [`harness`] | JMH's method: warm-up, calibrated batches, modes average-time / throughput / single-shot / sample, forks in child processes, validity checks, progress callbacks |
-//! | [`machine`] | the machine block: CPU model and flags, cores, memory, OS, kernel, rustc and crate versions, hashed host name |
-//! | [`store`] | the SQLite results store (schema in `docs/results.md`) |
+//! | [`id`] | what a measurement is of: the benchmark identifier |
 //! | [`corpus`] | deterministic realistic files (text, UTF-16, BMP, WAV, AIFF, compressed, sparse, dense) and a loader for a user's folder |
-//! | [`rng`] | the seeded generator behind the bootstrap and the corpus |
 //! | [`studies`] | the experiments `cipherlab bench` runs: plans of benchmarks, and findings (the papers' figures beside ours, histograms, pictures) |
+//! | [`store`] | the SQLite results store (schema in `docs/results.md`) |
 //! | [`ranking`] | a study's headline ranking: fastest first, ties where intervals overlap |
 //! | [`compare`] | two runs figure by figure: ratio of medians with its bootstrap interval, verdicts, rank agreement |
 //! | [`report`] | the self-contained HTML report (SVG plots, tables, histograms, pictures) and the CSV/JSON exporters |
@@ -22,11 +19,11 @@
 //! `cargo run --release -p cipherlab-bench --example time_cipher -- --quick`.
 //!
 //! Timing a cipher the way a study does: set up outside, hand the bare operation to
-//! the [`harness::Bencher`], keep the result with the machine block.
+//! the harness's `Bencher`, keep the result with the machine block.
 //!
 //! ```
-//! use cipherlab_bench::{corpus, harness::{BenchId, Harness, Settings}, machine::MachineInfo,
-//!                       store::{NewRun, Store}};
+//! use cipherlab_bench::{corpus, id::BenchId, store::{NewRun, Store}};
+//! use cipherlab_harness::{Harness, Settings};
 //! use std::time::Duration;
 //!
 //! let data = corpus::generate(corpus::DataType::Bmp, 4096, 1);   // the same bytes every time
@@ -52,12 +49,16 @@
 
 pub mod compare;
 pub mod corpus;
-pub mod harness;
-pub mod machine;
-pub mod measure;
+pub mod id;
 pub mod ranking;
 pub mod report;
-pub mod rng;
-pub mod stats;
 pub mod store;
 pub mod studies;
+
+use cipherlab_harness::machine::MachineInfo;
+
+/// This machine and build, with the versions of the crates the studies time (read from
+/// `Cargo.lock` when this crate was built): the machine block of every run.
+pub fn this_machine() -> MachineInfo {
+    MachineInfo::detect().with_crate_versions(env!("CIPHERLAB_CRATE_VERSIONS"))
+}

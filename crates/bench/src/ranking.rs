@@ -5,7 +5,7 @@
 //! bench`), the HTML report and `compare`'s rank agreement all use it, so the three never
 //! disagree on what "ranked first" means.
 
-use crate::harness::Measurement;
+use crate::id::Measurement;
 use crate::studies::Table;
 use serde_json::{Value, json};
 

@@ -7,9 +7,9 @@
 mod support;
 
 use cipherlab_bench::compare::{Verdict, compare};
-use cipherlab_bench::machine::MachineInfo;
-use cipherlab_bench::stats::Bootstrap;
 use cipherlab_bench::store::{Run, Store};
+use cipherlab_harness::machine::MachineInfo;
+use cipherlab_harness::stats::Bootstrap;
 use support::{id, measurement, samples, saved};
 
 const CIPHERS: [(&str, f64); 4] = [

@@ -6,7 +6,7 @@ use std::io::Read;
 use std::process::Command;
 
 use cipherlab_bench::corpus::{self, DataType, Generator, guess_type, load_dir};
-use cipherlab_bench::stats::byte_entropy;
+use cipherlab_harness::stats::byte_entropy;
 
 fn u16le(b: &[u8], at: usize) -> u16 {
     u16::from_le_bytes([b[at], b[at + 1]])

@@ -6,10 +6,11 @@
 
 use std::time::Duration;
 
-use cipherlab_bench::harness::{Harness, Mode, Settings, Suite};
-use cipherlab_bench::machine::MachineInfo;
+use cipherlab_bench::id::Suite;
 use cipherlab_bench::store::{ArtifactKind, NewRun, Store};
 use cipherlab_bench::studies::{self, CipherFilter, Config, Inputs, Scale, Table};
+use cipherlab_harness::machine::MachineInfo;
+use cipherlab_harness::{Harness, Mode, Settings};
 
 fn tiny() -> Settings {
     Settings {

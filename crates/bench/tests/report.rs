@@ -5,11 +5,11 @@
 
 mod support;
 
-use cipherlab_bench::machine::MachineInfo;
 use cipherlab_bench::report::export::{CSV_COLUMNS, CsvExporter, Exporter, JsonExporter, by_name};
 use cipherlab_bench::report::{self, html, svg};
 use cipherlab_bench::store::{Artifact, ArtifactKind, Run, Store};
 use cipherlab_bench::studies::Table;
+use cipherlab_harness::machine::MachineInfo;
 use serde_json::Value;
 use support::{id, measurement, samples, saved};
 

@@ -2,9 +2,10 @@
 //! a newer schema is refused with a clear error.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use cipherlab_bench::harness::{BenchId, Measurement, Mode, RawSample, Settings, Validity};
-use cipherlab_bench::machine::MachineInfo;
+use cipherlab_bench::id::{BenchId, Measurement};
 use cipherlab_bench::store::{Artifact, ArtifactKind, NewRun, SCHEMA_VERSION, Store, StoreError};
+use cipherlab_harness::machine::MachineInfo;
+use cipherlab_harness::{Mode, RawSample, Settings, Validity};
 
 fn validity() -> Validity {
     Validity {

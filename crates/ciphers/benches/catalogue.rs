@@ -14,9 +14,10 @@
 //! initialised with the same key; then, run after run, each provider in turn processes
 //! 1 MiB (one 1 MiB message, or 256 of 4 KiB...) or a batch of 2,000 messages (rows under
 //! 4 KiB, timed per call). The providers
-//! alternate within every run, so frequency changes and other processes' load hit all of
-//! them alike. Each sample is timed twice: by the time-stamp counter (`rdtsc` via
-//! `criterion-cycles-per-byte`: wall time, which includes any time the thread was
+//! alternate within every run (the shared harness's interleaved method,
+//! `cipherlab_harness::interleave`), so frequency changes and other processes' load hit
+//! all of them alike. Each sample is timed twice: by the time-stamp counter (wall time,
+//! which includes any time the thread was
 //! preempted) and by the thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`, converted to TSC
 //! ticks with the measured TSC rate: the time the thread actually ran, as `openssl speed`
 //! counts user CPU time). On a quiet machine the two agree; on a loaded two-core machine a
@@ -42,12 +43,13 @@
 
 use std::hint::black_box;
 use std::process::Command;
-use std::time::Instant;
+use std::time::Duration;
 
 use cipherlab_ciphers::providers::{self, default_for, supporting};
 use cipherlab_ciphers::{Cipher, CipherSpec, Error, Padding};
-use criterion::measurement::Measurement;
-use criterion_cycles_per_byte::CyclesPerByte;
+use cipherlab_harness::interleave::{self, Calls, Plan, Warmup};
+use cipherlab_harness::machine::MachineInfo;
+use cipherlab_harness::timer::tsc_ticks_per_ns;
 
 const MIB: usize = 1 << 20;
 /// Messages per sample in the 64-byte rows.
@@ -142,27 +144,6 @@ const ROWS: &[Row] = &[
     row("skipjack-cbc", E, MIB, None, None, "Skipjack (CBC)"),
 ];
 
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
-}
-
-/// TSC ticks per second, against the wall clock over `ms` milliseconds.
-fn tsc_hz(ms: u64) -> f64 {
-    let t0 = Instant::now();
-    let c0 = CyclesPerByte.start();
-    while t0.elapsed().as_millis() < u128::from(ms) {
-        std::hint::spin_loop();
-    }
-    let cycles = CyclesPerByte.end(c0);
-    cycles as f64 / t0.elapsed().as_secs_f64()
-}
-
 /// One provider's cipher for a row, with its buffer.
 struct Contender {
     provider: &'static str,
@@ -171,44 +152,25 @@ struct Contender {
     buf: Vec<u8>,
     /// For 64 B decryption: the ciphertext to copy in before each call.
     ct: Vec<u8>,
-    /// Per sample: (TSC ticks, thread CPU nanoseconds), per byte or per call.
-    samples: Vec<(f64, f64)>,
 }
 
-/// This thread's CPU time in nanoseconds.
-fn thread_cpu_ns() -> f64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: clock_gettime only writes one `timespec` into `ts`, a valid local that is
-    // borrowed mutably for the call. (std has no thread CPU clock; the need is measured:
-    // on this loaded 2-core machine TSC medians of the slow ciphers were twice their CPU
-    // time.)
-    #[allow(unsafe_code)]
-    let r = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    assert_eq!(r, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
-    ts.tv_sec as f64 * 1e9 + ts.tv_nsec as f64
+/// What one sample is divided by: bytes (rows of 4 KiB and more, at least 1 MiB per
+/// sample so the thread CPU clock's granularity is noise) or calls (smaller rows).
+fn per_sample(size: usize) -> f64 {
+    if size >= 4096 {
+        (size * (MIB / size).max(1)) as f64
+    } else {
+        BATCH as f64
+    }
 }
 
 impl Contender {
-    /// One sample: (TSC ticks, CPU ns) per byte (large rows) or per call (64 B rows).
-    fn sample(&mut self, dir: Dir, size: usize) -> (f64, f64) {
-        let cpu0 = thread_cpu_ns();
-        let (ticks, per) = self.run(dir, size);
-        let cpu = thread_cpu_ns() - cpu0;
-        (ticks / per, cpu / per)
-    }
-
-    /// Runs the sample; returns TSC ticks and what to divide by.
-    fn run(&mut self, dir: Dir, size: usize) -> (f64, f64) {
+    /// One sample's work: at least 1 MiB (rows of 4 KiB and more) or [`BATCH`] calls.
+    fn run(&mut self, dir: Dir, size: usize) {
         let (iv, buf, ct) = (&self.iv, &mut self.buf, &self.ct);
         let c = &mut self.cipher;
         if size >= 4096 {
-            // At least 1 MiB per sample, so the thread CPU clock's granularity is noise.
-            let reps = (MIB / size).max(1);
-            let start = CyclesPerByte.start();
-            for _ in 0..reps {
+            for _ in 0..(MIB / size).max(1) {
                 match dir {
                     Dir::Encrypt => {
                         black_box(c.encrypt(iv, &[], black_box(&mut buf[..]), size).unwrap());
@@ -218,9 +180,7 @@ impl Contender {
                     }
                 }
             }
-            (CyclesPerByte.end(start) as f64, (size * reps) as f64)
         } else {
-            let start = CyclesPerByte.start();
             for _ in 0..BATCH {
                 match dir {
                     Dir::Encrypt => {
@@ -232,7 +192,6 @@ impl Contender {
                     }
                 }
             }
-            (CyclesPerByte.end(start) as f64, BATCH as f64)
         }
     }
 }
@@ -319,19 +278,14 @@ fn main() {
         .unwrap_or(if smoke { 1 } else { 31 });
     let with_speed = !smoke && std::env::var_os("CATALOGUE_BENCH_NO_OPENSSL_SPEED").is_none();
 
-    let hz = tsc_hz(if smoke { 20 } else { 300 });
-    let cpu = std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split(':').nth(1))
-                .map(|m| m.trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown CPU".into());
+    // Counter ticks per second (nanoseconds where the CPU has no TSC).
+    let hz =
+        1e9 * tsc_ticks_per_ns(Duration::from_millis(if smoke { 20 } else { 300 })).unwrap_or(1.0);
+    let machine = MachineInfo::detect();
     println!(
-        "# Catalogue providers side by side\n\nCPU: {cpu}, {} cores; TSC {:.3} GHz; median of {runs} runs; ECB/CBC unpadded\n",
-        std::thread::available_parallelism().map_or(0, |n| n.get()),
+        "# Catalogue providers side by side\n\nCPU: {}, {} cores; TSC {:.3} GHz; median of {runs} runs; ECB/CBC unpadded\n",
+        machine.cpu_model,
+        machine.logical_cores,
         hz / 1e9
     );
     println!(
@@ -375,7 +329,6 @@ fn main() {
                     iv: iv.clone(),
                     buf,
                     ct,
-                    samples: Vec::with_capacity(runs),
                 }
             })
             .collect();
@@ -401,27 +354,30 @@ fn main() {
                 iv: iv.clone(),
                 buf,
                 ct,
-                samples: Vec::with_capacity(runs),
             });
         }
-        // Warm-up: caches, lazy CPU-feature detection, page faults.
-        for c in &mut cs {
-            c.sample(r.dir, size);
-        }
-        for _ in 0..runs {
-            for c in &mut cs {
-                let s = c.sample(r.dir, size);
-                c.samples.push(s);
-            }
-        }
-        // (provider, CPU-time median, TSC median, TSC min), in TSC ticks.
+        // One sample per call of `run`; one discarded sample of each as warm-up (caches,
+        // lazy CPU-feature detection, page faults).
+        let plan = Plan {
+            calls: Calls::Fixed(1),
+            warmup: Warmup::Samples(1),
+            samples: runs,
+        };
+        let (dir, n) = (r.dir, cs.len());
+        let run = interleave::run(&plan, &mut cs, n, |i, cs| cs[i].run(dir, size));
+        // (provider, CPU-time median, TSC median, TSC min), in TSC ticks per byte or call.
+        let per = per_sample(size);
         let stats: Vec<(&str, f64, f64, f64)> = cs
-            .iter_mut()
-            .map(|c| {
-                let mut tsc: Vec<f64> = c.samples.iter().map(|s| s.0).collect();
-                let mut cpu: Vec<f64> = c.samples.iter().map(|s| s.1 * hz / 1e9).collect();
-                let min = tsc.iter().copied().fold(f64::INFINITY, f64::min);
-                (c.provider, median(&mut cpu), median(&mut tsc), min)
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let f = run.figure_at(i, hz / 1e9);
+                (
+                    c.provider,
+                    f.median_cpu_ticks / per,
+                    f.median_ticks / per,
+                    f.min_ticks / per,
+                )
             })
             .collect();
         let fastest = stats.iter().map(|s| s.1).fold(f64::INFINITY, f64::min);

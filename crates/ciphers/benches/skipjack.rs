@@ -6,8 +6,9 @@
 //! `cargo bench -p cipherlab-ciphers --bench skipjack` (`SKIPJACK_BENCH_RUNS=N` to
 //! change the number of runs, default 41).
 //!
-//! The cycle counter is `rdtsc` (with fences) as read by `criterion-cycles-per-byte`;
-//! on current x86 it ticks at the nominal (invariant TSC) rate, not the boosted clock.
+//! Sampling is the shared harness's interleaved method (`cipherlab_harness::interleave`);
+//! the cycle counter is the TSC, which on current x86 ticks at the nominal (invariant
+//! TSC) rate, not the boosted clock.
 
 use std::hint::black_box;
 
@@ -16,29 +17,17 @@ use cipher::{
     StreamCipher,
 };
 use cipherlab_ciphers::skipjack::Skipjack;
-use criterion::measurement::Measurement;
-use criterion_cycles_per_byte::CyclesPerByte;
+use cipherlab_harness::interleave::{self, Calls, Plan, Warmup};
 
 const LEN: usize = 1 << 20;
 const KEY: [u8; 10] = [0x00, 0x99, 0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11];
 const IV: [u8; 8] = [0x24; 8];
 
-/// Cycles per byte of one call of `f` over the `LEN`-byte buffer.
-fn cpb(f: &mut dyn FnMut()) -> f64 {
-    let start = CyclesPerByte.start();
-    f();
-    let cycles = CyclesPerByte.end(start);
-    cycles as f64 / LEN as f64
-}
-
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
+/// The buffers the contenders work on, in place.
+struct Buffers {
+    blocks: Vec<Block<Skipjack>>,
+    bytes: Vec<u8>,
+    words: Vec<u64>,
 }
 
 fn main() {
@@ -51,13 +40,17 @@ fn main() {
     };
 
     let ours = Skipjack::new(&KEY.into());
-    let mut blocks: Vec<Block<Skipjack>> = (0..LEN / 8)
-        .map(|i| {
-            Block::<Skipjack>::from((i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15).to_be_bytes())
-        })
-        .collect();
-    let mut bytes = vec![0x5au8; LEN];
-    let mut words: Vec<u64> = (0..LEN as u64 / 8).collect();
+    let mut bufs = Buffers {
+        blocks: (0..LEN / 8)
+            .map(|i| {
+                Block::<Skipjack>::from(
+                    (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15).to_be_bytes(),
+                )
+            })
+            .collect(),
+        bytes: vec![0x5au8; LEN],
+        words: (0..LEN as u64 / 8).collect(),
+    };
 
     let names = [
         "ours    ECB encrypt (encrypt_blocks)",
@@ -68,39 +61,36 @@ fn main() {
         "ours    CTR (ctr::Ctr64BE)",
         "ours    CBC encrypt (cbc::Encryptor, one block at a time)",
     ];
-    let mut results: Vec<Vec<f64>> = vec![Vec::with_capacity(runs); names.len()];
-
-    // warm-up
-    ours.encrypt_blocks(&mut blocks);
-    for _ in 0..runs {
-        results[0].push(cpb(&mut || ours.encrypt_blocks(black_box(&mut blocks))));
-        results[1].push(cpb(&mut || {
-            for w in black_box(&mut words).iter_mut() {
+    let contenders = |i: usize, b: &mut Buffers| match i {
+        0 => ours.encrypt_blocks(&mut b.blocks),
+        1 => {
+            for w in b.words.iter_mut() {
                 *w = skipjack::skipjack::encrypt_block(*w, KEY);
             }
-        }));
-        results[2].push(cpb(&mut || ours.decrypt_blocks(black_box(&mut blocks))));
-        results[3].push(cpb(&mut || {
-            for w in black_box(&mut words).iter_mut() {
+        }
+        2 => ours.decrypt_blocks(&mut b.blocks),
+        3 => {
+            for w in b.words.iter_mut() {
                 *w = skipjack::skipjack::decrypt_block(*w, KEY);
             }
-        }));
-        results[4].push(cpb(&mut || {
-            ecb::Encryptor::<Skipjack>::new(&KEY.into()).encrypt_blocks(black_box(&mut blocks));
-        }));
-        results[5].push(cpb(&mut || {
-            ctr::Ctr64BE::<Skipjack>::new(&KEY.into(), &IV.into())
-                .apply_keystream(black_box(&mut bytes));
-        }));
-        results[6].push(cpb(&mut || {
-            cbc::Encryptor::<Skipjack>::new(&KEY.into(), &IV.into())
-                .encrypt_blocks(black_box(&mut blocks));
-        }));
-    }
-    black_box((&blocks, &bytes, &words));
+        }
+        4 => ecb::Encryptor::<Skipjack>::new(&KEY.into()).encrypt_blocks(&mut b.blocks),
+        5 => ctr::Ctr64BE::<Skipjack>::new(&KEY.into(), &IV.into()).apply_keystream(&mut b.bytes),
+        _ => cbc::Encryptor::<Skipjack>::new(&KEY.into(), &IV.into()).encrypt_blocks(&mut b.blocks),
+    };
+    // One call per sample (a whole 1 MiB pass); one discarded pass of each as warm-up.
+    let plan = Plan {
+        calls: Calls::Fixed(1),
+        warmup: Warmup::Samples(1),
+        samples: runs,
+    };
+    let run = interleave::run(&plan, &mut bufs, names.len(), contenders);
+    black_box(&bufs.blocks);
 
     println!("Skipjack, 1 MiB buffer, median of {runs} runs, TSC cycles/byte:");
-    let med: Vec<f64> = results.iter_mut().map(|r| median(r)).collect();
+    let med: Vec<f64> = (0..names.len())
+        .map(|i| run.figure(i).median_ticks / LEN as f64)
+        .collect();
     for (name, m) in names.iter().zip(&med) {
         println!("  {name:<58} {m:8.2}");
     }

@@ -14,11 +14,12 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use cipherlab_bench::harness::{Harness, Measurement, Progress, Settings, Suite, fork};
-use cipherlab_bench::machine::MachineInfo;
+use cipherlab_bench::id::{Measurement, Progress, Suite};
 use cipherlab_bench::report;
 use cipherlab_bench::store::{Artifact, ArtifactKind, NewRun, Store, now_ms};
 use cipherlab_bench::studies::{self, CipherFilter, Config, Inputs, STUDIES, Scale, Study, Table};
+use cipherlab_harness::machine::MachineInfo;
+use cipherlab_harness::{Harness, Settings, fork};
 use serde_json::{Value, json};
 
 use cipherlab_bench::ranking;
@@ -187,7 +188,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             args.cipher.join(" --cipher ")
         );
     }
-    let machine = MachineInfo::detect();
+    let machine = cipherlab_bench::this_machine();
     if !child && !args.json {
         eprintln!(
             "cipherlab bench ({}): {} studies, {} benchmarks on {} ({} cores; {})",

@@ -10,7 +10,7 @@ use anyhow::{Result, bail};
 use cipherlab_bench::compare::{self, Comparison, Verdict};
 use cipherlab_bench::ranking::time_text;
 use cipherlab_bench::report::svg::{Format, label};
-use cipherlab_bench::stats::Bootstrap;
+use cipherlab_harness::stats::Bootstrap;
 use serde_json::json;
 
 use crate::results;

@@ -12,10 +12,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use cipherlab_bench::machine::MachineInfo;
 use cipherlab_bench::report::export::CSV_COLUMNS;
 use cipherlab_bench::report::svg::{HISTOGRAM_COLOUR, PALETTE};
 use cipherlab_bench::store::Store;
+use cipherlab_harness::machine::MachineInfo;
 use support::{id, measurement, samples, saved};
 
 fn run(args: &[&str], dir: &Path) -> Output {

@@ -13,7 +13,8 @@
 //! correct tag in all but its last byte, so an early-exit comparison runs longest) and
 //! **random** (fresh random ciphertext and tag every time). Calls come in pairs, one of
 //! each class in random order; inputs are prepared 256 at a time outside the timed
-//! region, and each call is timed with the time-stamp counter between `lfence`s. Welch's t-statistic between the classes is
+//! region, and each call is timed with the time-stamp counter between `lfence`s (the shared
+//! harness's `Counter`; its `Moments` and `welch_t` give the statistic). Welch's t-statistic between the classes is
 //! computed on all samples, on the samples below each of 100 percentile thresholds (the
 //! cropping of dudect, which discards the long tail of interrupts and preemption), and
 //! on the centred squares (dudect's second-order test). The largest |t| is reported:
@@ -39,6 +40,10 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+use cipherlab_harness::machine::MachineInfo;
+use cipherlab_harness::stats::{Moments, welch_t};
+use cipherlab_harness::timer::{Counter, Timer};
+
 use aead::{AeadInOut, KeyInit};
 use cipherlab_lwc::batch::{Backend, BatchAead, OpenJob};
 use rand::rngs::StdRng;
@@ -56,31 +61,6 @@ const BATCH: usize = 256;
 
 /// Message length of the bad-tag decryptions.
 const MSG_LEN: usize = 64;
-
-/// Reads the time-stamp counter between load fences, so the timed call neither starts
-/// before the first read nor finishes after the second.
-#[inline(always)]
-fn fenced_ticks() -> u64 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        #[allow(unsafe_code)]
-        // SAFETY: LFENCE and RDTSC are available on every x86-64 CPU and touch no
-        // memory.
-        unsafe {
-            use core::arch::x86_64::{_mm_lfence, _rdtsc};
-            _mm_lfence();
-            let t = _rdtsc();
-            _mm_lfence();
-            t
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        use std::sync::OnceLock;
-        static START: OnceLock<Instant> = OnceLock::new();
-        START.get_or_init(Instant::now).elapsed().as_nanos() as u64
-    }
-}
 
 /// The two input classes.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -149,6 +129,8 @@ fn aead_target<A: AeadInOut + KeyInit + 'static>(
     // Input: ciphertext || tag.
     fixed.extend_from_slice(&tag);
     let mut work = vec![0u8; len];
+    // The harness's counter: the TSC between `lfence`s (the wall clock without one).
+    let counter = Counter::detect();
     Target {
         name,
         classes,
@@ -157,14 +139,14 @@ fn aead_target<A: AeadInOut + KeyInit + 'static>(
             let (ct, t) = input.split_at(len);
             work.copy_from_slice(ct);
             tag.copy_from_slice(t);
-            let t0 = fenced_ticks();
+            let t0 = counter.now();
             let r = cipher.decrypt_inout_detached(
                 &nonce,
                 black_box(ad),
                 work.as_mut_slice().into(),
                 &tag,
             );
-            let t1 = fenced_ticks();
+            let t1 = counter.now();
             assert!(black_box(r).is_err(), "a bad tag was accepted");
             t1 - t0
         }),
@@ -196,6 +178,8 @@ fn batch_bad_tag<C: BatchAead + AeadInOut + KeyInit + 'static>(
     }
     let mut work = [[0u8; MSG_LEN]; JOBS];
     let mut tags = [[0u8; 16]; JOBS];
+    // The harness's counter: the TSC between `lfence`s (the wall clock without one).
+    let counter = Counter::detect();
     Target {
         name: format!("{name} batch decrypt on {backend}, 4 jobs, bad tags"),
         classes: "fixed cts + tags wrong in last byte / random cts + random tags",
@@ -212,9 +196,9 @@ fn batch_bad_tag<C: BatchAead + AeadInOut + KeyInit + 'static>(
             let mut jobs: [OpenJob; JOBS] = core::array::from_fn(|j| {
                 OpenJob::new(nonces[j], &AD, bufs.next().expect("4 buffers"), tags[j])
             });
-            let t0 = fenced_ticks();
+            let t0 = counter.now();
             let r = backend.decrypt(&cipher, black_box(&mut jobs));
-            let t1 = fenced_ticks();
+            let t1 = counter.now();
             assert!(black_box(r).is_err(), "a bad tag was accepted");
             t1 - t0
         }),
@@ -238,15 +222,17 @@ fn control() -> Target {
     let mut fixed = secret;
     fixed[15] ^= 1;
     let mut tag = [0u8; 16];
+    // The harness's counter: the TSC between `lfence`s (the wall clock without one).
+    let counter = Counter::detect();
     Target {
         name: "control: early-exit byte comparison (must leak)".into(),
         classes: "tag wrong in last byte / random tag",
         fixed: fixed.to_vec(),
         run: Box::new(move |input| {
             tag.copy_from_slice(input);
-            let t0 = fenced_ticks();
+            let t0 = counter.now();
             let r = early_exit_eq(black_box(&secret), black_box(&tag));
-            let t1 = fenced_ticks();
+            let t1 = counter.now();
             black_box(r);
             t1 - t0
         }),
@@ -284,41 +270,6 @@ fn targets(rng: &mut StdRng) -> Vec<Target> {
     t
 }
 
-/// Running mean and variance (Welford) of one class.
-#[derive(Default, Clone, Copy)]
-struct Moments {
-    n: f64,
-    mean: f64,
-    m2: f64,
-}
-
-impl Moments {
-    fn push(&mut self, x: f64) {
-        self.n += 1.0;
-        let d = x - self.mean;
-        self.mean += d / self.n;
-        self.m2 += d * (x - self.mean);
-    }
-
-    fn variance(&self) -> f64 {
-        if self.n < 2.0 {
-            0.0
-        } else {
-            self.m2 / (self.n - 1.0)
-        }
-    }
-}
-
-/// Welch's t-statistic between two classes (0 when either has fewer than two samples).
-fn welch(a: &Moments, b: &Moments) -> f64 {
-    let se = (a.variance() / a.n + b.variance() / b.n).sqrt();
-    if a.n < 2.0 || b.n < 2.0 || se == 0.0 {
-        0.0
-    } else {
-        (a.mean - b.mean) / se
-    }
-}
-
 /// What the leakage tests found on one target's samples.
 struct Verdict {
     /// The largest |t| over the raw samples, the 100 percentile crops and the
@@ -345,10 +296,7 @@ fn analyse(samples: &[(Class, u64)]) -> Verdict {
                 }
             }
         }
-        (
-            welch(&f, &r),
-            (f.variance() / f.n + r.variance() / r.n).sqrt(),
-        )
+        (welch_t(&f, &r), f.difference_std_error(&r))
     };
     let (t, se) = t_of(&|_| true, &|_, x| x as f64);
     let mut v = Verdict {
@@ -383,7 +331,11 @@ fn analyse(samples: &[(Class, u64)]) -> Verdict {
         }
     }
     let (t, _) = t_of(&|_| true, &|c, x| {
-        let m = if c == Class::Fixed { f.mean } else { r.mean };
+        let m = if c == Class::Fixed {
+            f.mean()
+        } else {
+            r.mean()
+        };
         (x as f64 - m).powi(2)
     });
     if t.abs() > v.max_t {
@@ -447,17 +399,14 @@ fn collect(target: &mut Target, s: &Settings, rng: &mut StdRng) -> Vec<(Class, u
     samples
 }
 
-/// CPU model and the flags that matter for the paths under test.
+/// CPU model and the batch backends this CPU runs.
 fn machine() -> String {
-    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-    let model = info
-        .lines()
-        .find(|l| l.starts_with("model name"))
-        .and_then(|l| l.split_once(':'))
-        .map_or("unknown", |(_, v)| v.trim())
-        .to_string();
     let batch: Vec<String> = Backend::all().map(|b| b.to_string()).collect();
-    format!("{model}; batch backends: {}", batch.join(", "))
+    format!(
+        "{}; batch backends: {}",
+        MachineInfo::detect().cpu_model,
+        batch.join(", ")
+    )
 }
 
 fn main() {

@@ -26,13 +26,15 @@
 
 use std::hint::black_box;
 use std::rc::Rc;
-use std::time::Instant;
+use std::time::Duration;
 
 use aead::{AeadInOut, KeyInit};
+use cipherlab_harness::interleave::{self, Calls, Plan, Warmup};
+use cipherlab_harness::machine::MachineInfo;
 use cipherlab_lwc::batch::{Backend, BatchAead, OpenJob, SealJob};
 
-/// Warm-up per operation before its samples, in milliseconds.
-const WARMUP_MS: u128 = 20;
+/// Warm-up per operation before its samples.
+const WARMUP: Duration = Duration::from_millis(20);
 
 /// Associated data length used in every AEAD case (the ISAP library's table shape).
 const AD_LEN: usize = 32;
@@ -41,41 +43,6 @@ const AD_LEN: usize = 32;
 const FULL_SIZES: &[usize] = &[64, 128, 256, 512, 1024, 2048, 4096, 16 * 1024, 1 << 20];
 const QUICK_SIZES: &[usize] = &[64, 1024, 16 * 1024];
 const SMOKE_SIZES: &[usize] = &[64];
-
-/// Reads the time-stamp counter (TSC ticks); elsewhere, nanoseconds.
-#[inline(always)]
-fn ticks() -> u64 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        // `_rdtsc` has no preconditions; it only reads a counter.
-        #[allow(unsafe_code, unused_unsafe)]
-        // SAFETY: RDTSC is available on every x86_64 CPU and touches no memory.
-        unsafe {
-            core::arch::x86_64::_rdtsc()
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        use std::sync::OnceLock;
-        static START: OnceLock<Instant> = OnceLock::new();
-        START.get_or_init(Instant::now).elapsed().as_nanos() as u64
-    }
-}
-
-/// This thread's CPU time in nanoseconds: excludes the time the thread was preempted,
-/// which on a loaded 2-core machine otherwise swamps the 1 MiB samples (~2 ms each).
-fn thread_cpu_ns() -> f64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    #[allow(unsafe_code)]
-    // SAFETY: clock_gettime writes one `timespec` into `ts`, a valid local borrowed
-    // mutably for the call. std has no thread CPU clock.
-    let r = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    assert_eq!(r, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
-    ts.tv_sec as f64 * 1e9 + ts.tv_nsec as f64
-}
 
 /// One operation to time: `run(input, work)` must do the whole operation once.
 type Op = Box<dyn FnMut(&[u8], &mut [u8])>;
@@ -324,71 +291,32 @@ struct Figure {
     bytes_per_sec: f64,
 }
 
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
-}
-
-/// Times `ops[i]` on `inputs[i]`, alternating between the ops sample by sample, so
-/// that drift and background noise affect every op alike. `len` is the work-buffer size.
+/// Times `ops[i]` on `inputs[i]`, alternating between the ops sample by sample (the
+/// harness's interleaved method), so that drift and background noise affect every op
+/// alike. `len` is the work-buffer size.
 fn measure(ops: &mut [&mut Op], inputs: &[Vec<u8>], len: usize, s: &Settings) -> Vec<Figure> {
+    let plan = Plan {
+        calls: Calls::Calibrate {
+            min_ticks: s.min_sample_ticks,
+            max: 1 << 20,
+        },
+        warmup: Warmup::Time(WARMUP),
+        samples: s.samples,
+    };
     let mut work = vec![0u8; len];
-    // Calibrate the calls per sample on the first op; this doubles as warm-up.
-    let mut k = 1u64;
-    loop {
-        let t0 = ticks();
-        for _ in 0..k {
-            (ops[0])(black_box(&inputs[0]), black_box(&mut work));
-        }
-        if ticks() - t0 >= s.min_sample_ticks || k >= 1 << 20 {
-            break;
-        }
-        k *= 2;
-    }
-    // Warm-up (JMH's lesson): every op runs for a while before any sample counts, so caches,
-    // branch predictors and the clock are in their steady state.
-    for (i, op) in ops.iter_mut().enumerate() {
-        let w0 = Instant::now();
-        while w0.elapsed().as_millis() < WARMUP_MS {
-            op(black_box(&inputs[i]), black_box(&mut work));
-        }
-    }
-    // Per op and sample: TSC ticks per call, and thread CPU nanoseconds per call.
-    let mut tsc: Vec<Vec<f64>> = vec![Vec::with_capacity(s.samples); ops.len()];
-    let mut cpu: Vec<Vec<f64>> = vec![Vec::with_capacity(s.samples); ops.len()];
-    let (mut all_ticks, mut all_secs) = (0u64, 0f64);
-    for _ in 0..s.samples {
-        for (i, op) in ops.iter_mut().enumerate() {
-            let w0 = Instant::now();
-            let c0 = thread_cpu_ns();
-            let t0 = ticks();
-            for _ in 0..k {
-                op(black_box(&inputs[i]), black_box(&mut work));
-            }
-            let t = ticks() - t0;
-            let c = thread_cpu_ns() - c0;
-            all_secs += w0.elapsed().as_secs_f64();
-            all_ticks += t;
-            tsc[i].push(t as f64 / k as f64);
-            cpu[i].push(c / k as f64);
-        }
-    }
+    let n = ops.len();
+    let run = interleave::run(&plan, &mut work, n, |i, work| {
+        (ops[i])(black_box(&inputs[i]), work)
+    });
     // The counter's rate over the whole run converts CPU time into ticks, so the median
     // is "ticks while this thread ran", and bytes/s describes the same median.
-    let ticks_per_ns = all_ticks as f64 / (all_secs * 1e9);
-    tsc.iter()
-        .zip(cpu.iter_mut())
-        .map(|(t, c)| {
-            let median_ticks = median(c) * ticks_per_ns;
+    (0..n)
+        .map(|i| {
+            let f = run.figure(i);
             Figure {
-                median_ticks,
-                min_ticks: t.iter().copied().fold(f64::INFINITY, f64::min),
-                bytes_per_sec: len as f64 * ticks_per_ns * 1e9 / median_ticks,
+                median_ticks: f.median_cpu_ticks,
+                min_ticks: f.min_ticks,
+                bytes_per_sec: len as f64 * 1e9 / f.median_cpu_ns,
             }
         })
         .collect()
@@ -660,36 +588,6 @@ fn bench_batch(s: &Settings) {
     println!();
 }
 
-/// CPU model and the flags that matter for these implementations.
-fn machine() -> String {
-    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-    let field = |name: &str| {
-        info.lines()
-            .find(|l| l.starts_with(name))
-            .and_then(|l| l.split_once(':'))
-            .map(|(_, v)| v.trim().to_string())
-            .unwrap_or_else(|| "unknown".into())
-    };
-    let flags = field("flags");
-    let wanted = [
-        "sse2", "ssse3", "avx", "avx2", "bmi1", "bmi2", "avx512f", "avx512vl", "aes", "vaes",
-    ];
-    let have: Vec<&str> = wanted
-        .iter()
-        .copied()
-        .filter(|w| flags.split(' ').any(|f| f == *w))
-        .collect();
-    let cores = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1);
-    format!(
-        "{} ({} cores; {})",
-        field("model name"),
-        cores,
-        have.join(" ")
-    )
-}
-
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let has = |flag: &str| args.iter().any(|a| a == flag);
@@ -730,7 +628,7 @@ fn main() {
         )
     };
     println!("# cipherlab-lwc benchmark{label}\n");
-    println!("machine: {}\n", machine());
+    println!("machine: {}\n", MachineInfo::detect().summary());
     bench_permutations(&s);
     bench_aeads(&s);
     bench_batch(&s);

@@ -5,7 +5,7 @@
 //! polynomial), so the samples are the same on every platform.
 
 use super::Body;
-use crate::rng::Rng;
+use cipherlab_harness::rng::Rng;
 
 /// "RIFF" size "WAVE", "fmt " chunk (8 + 16), "data" chunk header (8).
 pub(super) const WAV_HEADER: usize = 44;

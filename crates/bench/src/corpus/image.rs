@@ -4,7 +4,7 @@
 //! leaks the picture (the "ECB penguin").
 
 use super::Body;
-use crate::rng::Rng;
+use cipherlab_harness::rng::Rng;
 
 /// File header (14) + info header (40).
 pub(super) const HEADER: u64 = 54;

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::DataType;
-use crate::stats::byte_entropy;
+use cipherlab_harness::stats::byte_entropy;
 
 /// Bytes read from the start of a file to guess its type.
 const SNIFF: usize = 64 * 1024;

@@ -18,7 +18,7 @@
 //! through [`std::io::Read`] for sizes that should not sit in memory ([`write()`] copies
 //! it to a writer). The same `(kind, size, seed)` always gives the same bytes, on every
 //! platform: the generators use only integer arithmetic, IEEE basic operations and
-//! [`crate::rng::Rng`]. Headers are valid for sizes from [`DataType::min_valid_size`]
+//! [`cipherlab_harness::rng::Rng`]. Headers are valid for sizes from [`DataType::min_valid_size`]
 //! up to 4 GiB (their 32-bit length fields saturate above); below the minimum the
 //! output is the start of the smallest valid file.
 
@@ -35,7 +35,7 @@ use serde::{Deserialize, Serialize};
 
 pub use load::{CorpusError, UserFile, guess_type, load_dir};
 
-use crate::rng::Rng;
+use cipherlab_harness::rng::Rng;
 
 /// The kinds of file the corpus makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

@@ -2,7 +2,7 @@
 //! repeat, as in real text), in sentences and paragraphs wrapped at 72 columns.
 
 use super::Body;
-use crate::rng::Rng;
+use cipherlab_harness::rng::Rng;
 
 /// Which encoding and scripts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -10,7 +10,7 @@
 
 use serde_json::{Value, json};
 
-use crate::harness::Measurement;
+use crate::id::Measurement;
 use crate::store::Run;
 
 /// Why an export failed.

@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, HashSet};
 use cipherlab_ciphers::CipherSpec;
 
 use super::svg::{Format, Plot, Point, Scale, Series, XAxis};
-use crate::harness::Measurement;
+use crate::id::Measurement;
 use crate::ranking::interval_ns;
 
 /// The measurements of one study in one run: the run's position among the runs shown

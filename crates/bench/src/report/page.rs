@@ -12,7 +12,7 @@ use super::figures::{self, RunSlice};
 use super::html::{self, escape};
 use super::svg;
 use super::utc;
-use crate::harness::Measurement;
+use crate::id::Measurement;
 use crate::ranking;
 use crate::store::{Artifact, ArtifactKind, Run};
 use crate::studies::{STUDIES, Table, by_name};

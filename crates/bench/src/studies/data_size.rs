@@ -12,9 +12,10 @@ use super::table::{Table, num, text};
 use super::timing::{Subject, add_encrypt};
 use super::{Config, Scale, Study, StudyError, err};
 use crate::corpus::DataType;
-use crate::harness::{Measurement, Suite};
-use crate::machine::MachineInfo;
+use crate::id::{Measurement, Suite};
 use crate::store::Artifact;
+use cipherlab_ciphers::CipherSpec;
+use cipherlab_harness::machine::MachineInfo;
 
 pub struct DataSizeStudy;
 
@@ -91,11 +92,11 @@ impl Study for DataSizeStudy {
             .first()
             .map(|m| m.id.data_type.clone())
             .unwrap_or_default();
-        let at = |alg: &str| {
+        let at = |spec: &CipherSpec| {
             at_largest
                 .iter()
                 .copied()
-                .find(|m| m.id.algorithm == alg && m.id.data_type == label)
+                .find(|m| m.id.is_cipher(spec) && m.id.data_type == label)
         };
         let paper_bmp100 = TABLE3[2].2;
         let mut t = Table::new(&[
@@ -104,11 +105,12 @@ impl Study for DataSizeStudy {
             "ours: time / AES [99% CI]",
             "ours MB/s",
         ]);
-        let aes = at("aes-128-ecb");
-        for (i, alg) in TABLE3_CIPHERS.iter().enumerate() {
-            let ours = at(alg);
+        let [aes_spec, des_spec, ..] = TABLE3_CIPHERS;
+        let aes = at(&aes_spec);
+        for (i, spec) in TABLE3_CIPHERS.iter().enumerate() {
+            let ours = at(spec);
             t.row(vec![
-                text(*alg),
+                text(spec.to_string()),
                 num(paper_bmp100[i] / paper_bmp100[0]),
                 text(find::ratio_text(
                     ours.zip(aes).and_then(|(o, a)| find::ratio(o, a)),
@@ -118,7 +120,7 @@ impl Study for DataSizeStudy {
             ]);
         }
         let aes_ni = find::has_aes_ni(machine);
-        let ours_des = at("des-ecb")
+        let ours_des = at(&des_spec)
             .zip(aes)
             .and_then(|(d, a)| find::ratio(d, a))
             .map(|r| r.interval.estimate);

@@ -11,9 +11,9 @@ use super::table::{Table, num, text};
 use super::timing::{Subject, add_encrypt};
 use super::{Config, Study, StudyError, err};
 use crate::corpus::DataType;
-use crate::harness::{Measurement, Suite};
-use crate::machine::MachineInfo;
+use crate::id::{Measurement, Suite};
 use crate::store::Artifact;
+use cipherlab_harness::machine::MachineInfo;
 
 pub struct DataTypeStudy;
 

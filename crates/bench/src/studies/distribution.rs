@@ -18,10 +18,10 @@ use super::paper::java_stream::{FIG3_GROUP_MEAN, FIG3_STD_DEV};
 use super::table::{Table, num, text};
 use super::{Config, Study, StudyError, err};
 use crate::corpus::{self, DataType};
-use crate::harness::{Measurement, Suite};
-use crate::machine::MachineInfo;
-use crate::stats::{self, byte_histogram, chi_square_uniform};
+use crate::id::{Measurement, Suite, same_cipher};
 use crate::store::{Artifact, ArtifactKind};
+use cipherlab_harness::machine::MachineInfo;
+use cipherlab_harness::stats::{self, byte_histogram, chi_square_uniform};
 
 pub struct DistributionStudy;
 
@@ -52,6 +52,9 @@ const BMP_HEADER: usize = 54;
 pub struct Histogram {
     label: String,
     algorithm: String,
+    /// The cipher, `None` for the plaintext (not in the JSON: `algorithm` names it).
+    #[serde(skip)]
+    cipher: Option<CipherSpec>,
     data_type: String,
     bytes: u64,
     counts: Vec<u64>,
@@ -65,8 +68,9 @@ pub struct Histogram {
 }
 
 impl Histogram {
-    /// Counts and statistics of `data`.
-    pub fn of(algorithm: &str, data_type: &str, data: &[u8]) -> Histogram {
+    /// Counts and statistics of `data`, the output of `cipher` (`None`: the plaintext).
+    pub fn of(cipher: Option<CipherSpec>, data_type: &str, data: &[u8]) -> Histogram {
+        let algorithm = cipher.map_or_else(|| "none".to_string(), |c| c.to_string());
         let counts = byte_histogram(data);
         let (chi_square, p_value) = chi_square_uniform(&counts).unwrap_or((f64::NAN, f64::NAN));
         let group_means: Vec<f64> = counts
@@ -80,7 +84,8 @@ impl Histogram {
         let lambda = data.len() as f64 / 256.0;
         Histogram {
             label: format!("{algorithm} of {data_type}"),
-            algorithm: algorithm.to_string(),
+            algorithm,
+            cipher,
             data_type: data_type.to_string(),
             bytes: data.len() as u64,
             counts: counts.to_vec(),
@@ -232,16 +237,16 @@ impl Study for DistributionStudy {
         ]);
         let mut uneven = Vec::new();
         for (label, data) in plaintexts(cfg)? {
-            let mut hists = vec![Histogram::of("none", &label, &data)];
+            let mut hists = vec![Histogram::of(None, &label, &data)];
             for spec in CIPHERS.into_iter().filter(|s| cfg.filter.accepts_spec(s)) {
                 let ct = encrypt(&spec, &data).map_err(|e| err(NAME, format!("{spec}: {e}")))?;
-                hists.push(Histogram::of(&spec.to_string(), &label, &ct));
+                hists.push(Histogram::of(Some(spec), &label, &ct));
             }
             for h in &hists {
                 // A ciphertext is "uneven" when a uniform source would almost never give
                 // its chi-square (p < 0.001) and its group deviation is over twice the
                 // ideal.
-                if h.algorithm != "none"
+                if h.cipher.is_some()
                     && h.p_value < 1e-3
                     && h.group_std_dev > 2.0 * h.ideal_group_std_dev
                 {
@@ -249,7 +254,11 @@ impl Study for DistributionStudy {
                 }
                 let paper = FIG3_STD_DEV
                     .iter()
-                    .find(|(c, _)| *c == h.algorithm)
+                    .find(|(c, _)| match (c, &h.cipher) {
+                        (None, None) => true,
+                        (Some(c), Some(h)) => same_cipher(c, h),
+                        _ => false,
+                    })
                     .map(|x| x.1);
                 t.row(vec![
                     text(&h.algorithm),
@@ -323,18 +332,30 @@ mod tests {
     use super::*;
 
     #[test]
+    fn every_cipher_of_the_paper_figure_is_measured() {
+        for (paper, _) in FIG3_STD_DEV {
+            if let Some(p) = paper {
+                assert!(
+                    CIPHERS.iter().any(|c| same_cipher(c, &p)),
+                    "Fig. 3's {p} is not among the study's ciphers"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn histograms_of_random_and_of_zeros() {
-        let mut rng = crate::rng::Rng::new(9);
+        let mut rng = cipherlab_harness::rng::Rng::new(9);
         let mut data = vec![0u8; 256 * 1000];
         rng.fill_bytes(&mut data);
-        let h = Histogram::of("x", "dense", &data);
+        let h = Histogram::of(Some(CIPHERS[0]), "dense", &data);
         assert_eq!(h.counts.iter().sum::<u64>(), data.len() as u64);
         assert!((h.group_mean - 1000.0).abs() < 1e-9);
         // The ideal is sqrt(1000 * 255/256) / 4 = 7.890; a sample lands within a factor 2.
         assert!((h.ideal_group_std_dev - 7.89022).abs() < 1e-4);
         assert!(h.group_std_dev > 7.9 / 2.0 && h.group_std_dev < 7.9 * 2.0);
         assert!(h.entropy_bits > 7.99 && h.p_value > 1e-4);
-        let zeros = Histogram::of("none", "sparse", &[0u8; 4096]);
+        let zeros = Histogram::of(None, "sparse", &[0u8; 4096]);
         assert_eq!(zeros.counts[0], 4096);
         assert!(zeros.entropy_bits == 0.0 && zeros.p_value < 1e-100);
     }

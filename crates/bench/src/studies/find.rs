@@ -1,7 +1,8 @@
 //! Looking up a study's measurements and comparing them, for the findings.
 
-use crate::harness::Measurement;
-use crate::stats::{Bootstrap, Ratio};
+use crate::id::Measurement;
+use cipherlab_ciphers::CipherSpec;
+use cipherlab_harness::stats::{Bootstrap, Ratio};
 
 /// The measurement of `algorithm` / `phase` / `size` / `data_type` (any field `None`
 /// matches all; the first match wins).
@@ -14,6 +15,23 @@ pub fn one<'m>(
 ) -> Option<&'m Measurement> {
     ms.iter().copied().find(|m| {
         m.id.algorithm == algorithm
+            && m.id.phase == phase
+            && size.is_none_or(|s| m.id.size == s)
+            && data_type.is_none_or(|d| m.id.data_type == d)
+    })
+}
+
+/// The measurement of the catalogue cipher `spec` / `phase` / `size` / `data_type` (any
+/// field `None` matches all; the first match wins): [`one`] by type, not by name.
+pub fn of<'m>(
+    ms: &[&'m Measurement],
+    spec: &CipherSpec,
+    phase: &str,
+    size: Option<u64>,
+    data_type: Option<&str>,
+) -> Option<&'m Measurement> {
+    ms.iter().copied().find(|m| {
+        m.id.is_cipher(spec)
             && m.id.phase == phase
             && size.is_none_or(|s| m.id.size == s)
             && data_type.is_none_or(|d| m.id.data_type == d)
@@ -62,6 +80,6 @@ pub fn distinct<T: PartialEq + Clone>(
 
 /// Whether this machine's CPU has AES instructions (x86 `aes` / Arm `aes`), from the
 /// machine block: the usual reason our AES ratios differ from papers that ran Java 6.
-pub fn has_aes_ni(machine: &crate::machine::MachineInfo) -> bool {
+pub fn has_aes_ni(machine: &cipherlab_harness::machine::MachineInfo) -> bool {
     machine.cpu_flags.get("aes").copied().unwrap_or(false)
 }

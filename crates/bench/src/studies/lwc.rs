@@ -17,9 +17,9 @@ use super::table::{Table, int, num, text};
 use super::timing::{Subject, add_decrypt, add_encrypt};
 use super::{Config, Scale, Study, StudyError, err};
 use crate::corpus::DataType;
-use crate::harness::{BenchId, Measurement, Suite};
-use crate::machine::MachineInfo;
+use crate::id::{BenchId, Measurement, Suite};
 use crate::store::Artifact;
+use cipherlab_harness::machine::MachineInfo;
 
 pub struct LwcStudy;
 

@@ -50,9 +50,9 @@ mod timing;
 
 use std::fmt;
 
-use crate::harness::{Measurement, Suite};
-use crate::machine::MachineInfo;
+use crate::id::{Measurement, Suite};
 use crate::store::Artifact;
+use cipherlab_harness::machine::MachineInfo;
 
 pub use ciphers::CipherFilter;
 pub use inputs::{Input, Inputs};

@@ -4,7 +4,7 @@
 //! every mode of those ciphers (and 3DES), encryption and decryption apart, since they
 //! differ for the chained modes.
 
-use cipherlab_ciphers::{CipherSpec, Mode, catalogue};
+use cipherlab_ciphers::{CipherSpec, Mode, Padding, catalogue};
 
 use super::find::{self, distinct};
 use super::inputs::Input;
@@ -12,9 +12,9 @@ use super::table::{Table, text};
 use super::timing::{Subject, add_decrypt, add_encrypt};
 use super::{Config, Study, StudyError, err};
 use crate::corpus::DataType;
-use crate::harness::{Measurement, Suite};
-use crate::machine::MachineInfo;
+use crate::id::{Measurement, Suite};
 use crate::store::Artifact;
+use cipherlab_harness::machine::MachineInfo;
 
 pub struct ModesStudy;
 
@@ -68,29 +68,35 @@ impl Study for ModesStudy {
         ms: &[&Measurement],
         _machine: &MachineInfo,
     ) -> Result<Vec<Artifact>, StudyError> {
-        let parse = |m: &Measurement| CipherSpec::parse(&m.id.algorithm).ok();
-        let modes = ["ecb", "cbc", "cfb", "cfb8", "cfb1", "ofb", "ctr", "gcm"];
+        let modes = Mode::ALL;
         let mut columns = vec!["cipher".to_string(), "phase".to_string()];
-        columns.extend(modes.iter().map(|m| format!("{m} / ecb")));
+        columns.extend(modes.iter().map(|m| format!("{} / ecb", m.as_str())));
         let cols: Vec<&str> = columns.iter().map(String::as_str).collect();
         let mut t = Table::new(&cols);
         let mut ofb_fastest = Vec::new();
         let mut cfb_slower = Vec::new();
-        for fam in distinct(ms, |m| {
-            parse(m).map(|s| {
-                let name = s.to_string();
-                name.rsplit_once('-')
-                    .map(|(f, _)| f.to_string())
-                    .unwrap_or(name)
-            })
-        })
-        .into_iter()
-        .flatten()
-        {
+        // A family is a block cipher at one key size, named without its mode.
+        let families = distinct(ms, |m| {
+            m.id.cipher()
+                .filter(|s| s.mode.is_some())
+                .map(|s| CipherSpec {
+                    mode: None,
+                    padding: Padding::default(),
+                    ..s
+                })
+        });
+        for fam in families.into_iter().flatten() {
+            let fam_name = fam.to_string();
             for phase in ["encrypt", "decrypt"] {
-                let get = |mode: &str| find::one(ms, &format!("{fam}-{mode}"), phase, None, None);
-                let Some(ecb) = get("ecb") else { continue };
-                let mut row = vec![text(&fam), text(phase)];
+                let get = |mode: Mode| {
+                    let spec = CipherSpec {
+                        mode: Some(mode),
+                        ..fam
+                    };
+                    find::of(ms, &spec, phase, None, None)
+                };
+                let Some(ecb) = get(Mode::Ecb) else { continue };
+                let mut row = vec![text(&fam_name), text(phase)];
                 for mode in modes {
                     row.push(text(match get(mode) {
                         Some(m) => find::ratio_text(find::ratio(m, ecb)),
@@ -102,17 +108,17 @@ impl Study for ModesStudy {
                 if phase == "encrypt" {
                     let fastest = modes
                         .iter()
-                        .filter(|m| **m != "gcm")
-                        .filter_map(|m| get(m).map(|x| (*m, x.median_ns_per_op())))
+                        .filter(|m| **m != Mode::Gcm)
+                        .filter_map(|m| get(*m).map(|x| (*m, x.median_ns_per_op())))
                         .min_by(|a, b| a.1.total_cmp(&b.1));
-                    if fastest.is_some_and(|f| f.0 == "ofb") {
-                        ofb_fastest.push(fam.clone());
+                    if fastest.is_some_and(|f| f.0 == Mode::Ofb) {
+                        ofb_fastest.push(fam_name.clone());
                     }
-                    if let Some(cfb) = get("cfb")
+                    if let Some(cfb) = get(Mode::Cfb)
                         && find::ratio(cfb, ecb)
                             .is_some_and(|r| r.is_significant() && r.interval.low > 1.0)
                     {
-                        cfb_slower.push(fam.clone());
+                        cfb_slower.push(fam_name.clone());
                     }
                 }
             }

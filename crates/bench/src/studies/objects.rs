@@ -23,10 +23,11 @@ use super::find::{self, distinct};
 use super::paper::java_stream::OBJECT_BYTES;
 use super::table::{Table, num, text};
 use super::{Config, Study, StudyError, err};
-use crate::harness::{BatchSize, BenchId, Bencher, Measurement, Suite};
-use crate::machine::MachineInfo;
-use crate::rng::Rng;
+use crate::id::{BenchId, Measurement, Suite};
 use crate::store::Artifact;
+use cipherlab_harness::machine::MachineInfo;
+use cipherlab_harness::rng::Rng;
+use cipherlab_harness::{BatchSize, Bencher};
 
 pub struct ObjectsStudy;
 

@@ -9,15 +9,15 @@
 pub mod file_features {
     use cipherlab_ciphers::{CipherSpec, Mode, catalogue};
 
-    /// The seven ciphers of Table 3, in its column order, as cipherlab names them.
-    pub const TABLE3_CIPHERS: [&str; 7] = [
-        "aes-128-ecb",
-        "des-ecb",
-        "3des-112-ecb",
-        "rc2-40-ecb",
-        "blowfish-32-ecb",
-        "skipjack-ecb",
-        "rc4-40",
+    /// The seven ciphers of Table 3, in its column order (minimal key sizes).
+    pub const TABLE3_CIPHERS: [CipherSpec; 7] = [
+        CipherSpec::of(&catalogue::AES, 128, Some(Mode::Ecb)),
+        CipherSpec::of(&catalogue::DES, 56, Some(Mode::Ecb)),
+        CipherSpec::of(&catalogue::TDES, 112, Some(Mode::Ecb)),
+        CipherSpec::of(&catalogue::RC2, 40, Some(Mode::Ecb)),
+        CipherSpec::of(&catalogue::BLOWFISH, 32, Some(Mode::Ecb)),
+        CipherSpec::of(&catalogue::SKIPJACK, 80, Some(Mode::Ecb)),
+        CipherSpec::of(&catalogue::RC4, 40, None),
     ];
 
     /// Table 3: encryption time in ms of (file type, size in MB) for each cipher of
@@ -95,17 +95,32 @@ pub mod file_features {
 /// (java-stream-security.txt): Core 2 Duo E6600, Sun JDK 1.6 with BouncyCastle; 100
 /// objects of about 5 KB.
 pub mod java_stream {
+    use cipherlab_ciphers::{CipherSpec, Mode, catalogue};
+
     /// The size of one serialized object.
     pub const OBJECT_BYTES: usize = 5 * 1024;
 
     /// Fig. 3: the standard deviation of the 16 group means of the byte histogram of an
-    /// encrypted object stream (the mean of the group means was 11.25 for all).
-    pub const FIG3_STD_DEV: [(&str, f64); 5] = [
-        ("none", 175.39095),
-        ("des-ecb", 0.33479),
-        ("3des-168-ecb", 0.33791),
-        ("blowfish-128-ecb", 0.32474),
-        ("aes-128-ecb", 0.30951),
+    /// encrypted object stream (the mean of the group means was 11.25 for all); `None`
+    /// is the plaintext.
+    pub const FIG3_STD_DEV: [(Option<CipherSpec>, f64); 5] = [
+        (None, 175.39095),
+        (
+            Some(CipherSpec::of(&catalogue::DES, 56, Some(Mode::Ecb))),
+            0.33479,
+        ),
+        (
+            Some(CipherSpec::of(&catalogue::TDES, 168, Some(Mode::Ecb))),
+            0.33791,
+        ),
+        (
+            Some(CipherSpec::of(&catalogue::BLOWFISH, 128, Some(Mode::Ecb))),
+            0.32474,
+        ),
+        (
+            Some(CipherSpec::of(&catalogue::AES, 128, Some(Mode::Ecb))),
+            0.30951,
+        ),
     ];
 
     /// Fig. 3 and 4: the mean of the group means for the symmetric ciphers.
@@ -175,6 +190,8 @@ pub mod isap_library {
 /// `ascon128av12` (Ascon-128a v1.2) while Section 2.4 says ASCON-128; we compare with
 /// `ascon-128` and say so.
 pub mod pdf_lwc {
+    use cipherlab_pdf::{Cipher, LwcCipher, StdCipher};
+
     /// The average-time figure.
     pub const FIG_AVERAGE: &str = "Fig. 10";
 
@@ -183,18 +200,18 @@ pub mod pdf_lwc {
 
     /// The paper's AES: AES-128 with the Standard handler's revision 4 (Section 1: "we
     /// focused majorly on PDF encryption with value of R being 4").
-    pub const AES: &str = "aes-128";
+    pub const AES: Cipher = Cipher::Standard(StdCipher::Aes128);
 
     /// The paper's Ascon (Section 2.4).
-    pub const ASCON: &str = "ascon-128";
+    pub const ASCON: Cipher = Cipher::Lwc(LwcCipher::ASCON_128);
 
     /// Each cipher's time relative to AES-128 as the paper reports it (both figures), in
     /// words because the text gives the direction only; ciphers the paper did not time
     /// are absent.
-    pub const RATIO_TO_AES: [(&str, &str); 3] = [
-        ("aes-128", "1 (reference)"),
-        ("ascon-128", "< 1 (fastest)"),
-        ("xoodyak", "< 1"),
+    pub const RATIO_TO_AES: [(Cipher, &str); 3] = [
+        (AES, "1 (reference)"),
+        (ASCON, "< 1 (fastest)"),
+        (Cipher::Lwc(LwcCipher::XOODYAK), "< 1"),
     ];
 
     /// The paper's JMH protocol (Section 5): average time, 5 warm-up iterations (Section

@@ -16,9 +16,9 @@ use cipherlab_ciphers::asym::AsymSpec;
 use cipherlab_ciphers::{CipherSpec, Mode, catalogue};
 
 use crate::corpus::DataType;
-use crate::harness::{Measurement, Suite};
-use crate::machine::MachineInfo;
+use crate::id::{Measurement, Suite};
 use crate::store::Artifact;
+use cipherlab_harness::machine::MachineInfo;
 
 pub struct PhasesStudy;
 

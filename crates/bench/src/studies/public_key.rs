@@ -19,7 +19,8 @@ use std::sync::{Arc, Mutex};
 use cipherlab_ciphers::asym::{AsymSpec, Decryptor, Encryptor, Keypair};
 
 use super::Scale;
-use crate::harness::{BenchId, Bencher, Mode, Settings, Suite};
+use crate::id::{BenchId, Suite};
+use cipherlab_harness::{Bencher, Mode, Settings};
 
 /// What is encrypted: a 256-bit session key's worth of bytes.
 pub const MESSAGE: [u8; 32] = *b"a 256-bit session key, 32 bytes.";

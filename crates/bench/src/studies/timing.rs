@@ -15,7 +15,8 @@ use cipherlab_ciphers::{CipherSpec, generate_iv, generate_key, providers};
 
 use super::check;
 use super::inputs::Input;
-use crate::harness::{BatchSize, BenchId, Bencher, Settings, Suite};
+use crate::id::{BenchId, Suite};
+use cipherlab_harness::{BatchSize, Bencher, Settings};
 
 /// Inputs above this size are copied one per call (not ten), to bound memory.
 const LARGE_INPUT: u64 = 16 << 20;

@@ -2,10 +2,11 @@
 //! code from samples whose distribution the test chooses.
 #![allow(dead_code)]
 
-use cipherlab_bench::harness::{BenchId, Measurement, RawSample, Settings, Validity};
-use cipherlab_bench::machine::MachineInfo;
-use cipherlab_bench::rng::Rng;
+use cipherlab_bench::id::{BenchId, Measurement};
 use cipherlab_bench::store::{Artifact, NewRun, Run, Store};
+use cipherlab_harness::machine::MachineInfo;
+use cipherlab_harness::rng::Rng;
+use cipherlab_harness::{RawSample, Settings, Validity};
 
 pub fn validity() -> Validity {
     Validity {

@@ -9,10 +9,11 @@ use super::super::paper::pdf_lwc;
 use super::super::table::{Table, int, num, sig3, text};
 use super::inputs::{PdfSet, Selection};
 use super::{CIPHERS, NAME, Phase, SET_LABEL, handler};
-use crate::harness::Measurement;
-use crate::machine::MachineInfo;
-use crate::stats::Ratio;
+use crate::id::Measurement;
 use crate::store::Artifact;
+use cipherlab_harness::machine::MachineInfo;
+use cipherlab_harness::stats::Ratio;
+use cipherlab_pdf::Cipher;
 
 /// A mode as the findings see it: its label (the benchmarks' data type) and figure.
 struct ModeView {
@@ -84,10 +85,10 @@ fn share_text(r: Option<Ratio>) -> String {
     }
 }
 
-fn paper_ratio(alg: &str) -> &'static str {
+fn paper_ratio(cipher: Cipher) -> &'static str {
     pdf_lwc::RATIO_TO_AES
         .iter()
-        .find(|(a, _)| *a == alg)
+        .find(|(a, _)| *a == cipher)
         .map_or("not timed", |(_, r)| r)
 }
 
@@ -120,7 +121,7 @@ fn mode_table(v: &ModeView, ms: &[&Measurement], set: &PdfSet) -> Artifact {
         "ours enc / aes-128 [99% CI]",
         "ours dec / aes-128 [99% CI]",
     ]);
-    let aes = |phase| get(ms, pdf_lwc::AES, phase, &v.label);
+    let aes = |phase| get(ms, pdf_lwc::AES.name(), phase, &v.label);
     for c in CIPHERS {
         let enc = get(ms, c.name(), Phase::Encrypt.name(), &v.label);
         let dec = get(ms, c.name(), Phase::Decrypt.name(), &v.label);
@@ -130,7 +131,7 @@ fn mode_table(v: &ModeView, ms: &[&Measurement], set: &PdfSet) -> Artifact {
         t.row(vec![
             text(c.name()),
             text(handler(c)),
-            text(paper_ratio(c.name())),
+            text(paper_ratio(c)),
             micros(enc),
             micros(dec),
             mb_s(enc),
@@ -265,14 +266,18 @@ fn conclusion_table(views: &[ModeView], ms: &[&Measurement], machine: &MachineIn
         "mode",
         "phase",
         "paper",
-        &format!("ours: {} / {} [99% CI]", pdf_lwc::ASCON, pdf_lwc::AES),
+        &format!(
+            "ours: {} / {} [99% CI]",
+            pdf_lwc::ASCON.name(),
+            pdf_lwc::AES.name()
+        ),
         "Ascon faster here?",
     ]);
     let mut rows: Vec<(Option<Ratio>, bool)> = Vec::new();
     for v in views {
         for phase in [Phase::Encrypt, Phase::Decrypt] {
-            let a = get(ms, pdf_lwc::ASCON, phase.name(), &v.label);
-            let b = get(ms, pdf_lwc::AES, phase.name(), &v.label);
+            let a = get(ms, pdf_lwc::ASCON.name(), phase.name(), &v.label);
+            let b = get(ms, pdf_lwc::AES.name(), phase.name(), &v.label);
             let r = ratio(a, b);
             let clean = a.zip(b).is_some_and(|(a, b)| a.can_rank() && b.can_rank());
             let verdict = match r {

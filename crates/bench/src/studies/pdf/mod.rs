@@ -32,9 +32,10 @@ use cipherlab_pdf::{Cipher, LwcCipher, StdCipher};
 
 use super::paper::pdf_lwc;
 use super::{Config, Scale, Study, StudyError, check, err};
-use crate::harness::{BatchSize, BenchId, Bencher, Measurement, Mode, Settings, Suite};
-use crate::machine::MachineInfo;
+use crate::id::{BenchId, Measurement, Suite};
 use crate::store::Artifact;
+use cipherlab_harness::machine::MachineInfo;
+use cipherlab_harness::{BatchSize, Bencher, Mode, Settings};
 
 pub use builtin::files as builtin_files;
 pub use inputs::{ENV_DIR, Origin, PdfSet};

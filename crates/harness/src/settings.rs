@@ -138,7 +138,7 @@ pub struct Settings {
     pub batch: Option<u64>,
     /// Separate processes per benchmark (JMH `-f`); 0 measures in this process.
     pub forks: u32,
-    /// Passes over the whole suite ([`Suite::run`](super::Suite::run) in this process):
+    /// Passes over the whole suite ([`crate::Suite::run`] in this process):
     /// each benchmark's samples are taken in `rounds` slices spread over the run, at the
     /// batch size of its first slice, and pooled. A slow spell of the machine (on a
     /// virtual machine, another guest on the host's sibling hyperthread slows every

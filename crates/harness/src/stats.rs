@@ -10,6 +10,8 @@
 //!   needs: a difference is only called when its interval excludes 1;
 //! * [`tukey_outliers`] (Tukey 1977) and [`mad_outliers`] (Leys et al. 2013);
 //! * [`summarize`] -- all of the above at once, as [`Summary`];
+//! * [`Moments`] (Welford 1962) and [`welch_t`] (Welch 1947) -- running mean and variance,
+//!   and the t-statistic between two of them: the leakage tests' statistic;
 //! * [`byte_entropy`] -- Shannon entropy of a byte string in bits per byte.
 
 use serde::{Deserialize, Serialize};
@@ -473,6 +475,67 @@ pub fn summarize(values: &[f64], bootstrap: &Bootstrap) -> Result<Summary, Stats
         outliers: tukey_outliers(&s),
         mad_outliers: mad_outliers(&s, MAD_THRESHOLD),
     })
+}
+
+/// Running count, mean and variance of a stream of observations, in one pass and
+/// constant memory (the leakage tests push millions of samples).
+///
+/// Reference: B. P. Welford, "Note on a method for calculating corrected sums of squares
+/// and products", Technometrics 4(3), 1962.
+#[derive(Debug, Default, Clone, Copy, PartialEq)]
+pub struct Moments {
+    n: f64,
+    mean: f64,
+    m2: f64,
+}
+
+impl Moments {
+    /// Adds one observation.
+    pub fn push(&mut self, x: f64) {
+        self.n += 1.0;
+        let d = x - self.mean;
+        self.mean += d / self.n;
+        self.m2 += d * (x - self.mean);
+    }
+
+    /// Observations so far.
+    pub fn count(&self) -> f64 {
+        self.n
+    }
+
+    /// Their mean (0 before the first).
+    pub fn mean(&self) -> f64 {
+        self.mean
+    }
+
+    /// Their sample variance (divisor `n - 1`; 0 below two observations).
+    pub fn variance(&self) -> f64 {
+        if self.n < 2.0 {
+            0.0
+        } else {
+            self.m2 / (self.n - 1.0)
+        }
+    }
+
+    /// The standard error of the difference of this mean and `other`'s:
+    /// `sqrt(var_a / n_a + var_b / n_b)`.
+    pub fn difference_std_error(&self, other: &Moments) -> f64 {
+        (self.variance() / self.n + other.variance() / other.n).sqrt()
+    }
+}
+
+/// Welch's t-statistic of the difference of two means, `(mean_a - mean_b) / se`; 0 when
+/// either side has fewer than two observations or the standard error is 0.
+///
+/// Reference: B. L. Welch, "The generalization of 'Student's' problem when several
+/// different population variances are involved", Biometrika 34, 1947.
+pub fn welch_t(a: &Moments, b: &Moments) -> f64 {
+    let se = a.difference_std_error(b);
+    if a.n < 2.0 || b.n < 2.0 || se == 0.0 {
+        0.0
+    } else {
+        (a.mean - b.mean) / se
+    }
 }
 
 /// Shannon entropy of the byte distribution of `data`, in bits per byte (0..=8): 8 for

@@ -56,7 +56,9 @@ pub struct MachineInfo {
 }
 
 impl MachineInfo {
-    /// Describes this machine and this build.
+    /// Describes this machine and this build. The crate versions are the program's to
+    /// add ([`MachineInfo::with_crate_versions`]): which crates its figures depend on is
+    /// not this crate's to know.
     pub fn detect() -> MachineInfo {
         let cpuinfo = read("/proc/cpuinfo");
         MachineInfo {
@@ -72,10 +74,28 @@ impl MachineInfo {
             rustc: env!("CIPHERLAB_RUSTC_VERSION").to_string(),
             build: format!("{} {}", env!("CIPHERLAB_TARGET"), env!("CIPHERLAB_PROFILE")),
             cipherlab_version: env!("CARGO_PKG_VERSION").to_string(),
-            crate_versions: crate_versions(env!("CIPHERLAB_CRATE_VERSIONS")),
+            crate_versions: BTreeMap::new(),
             hostname_hash: hash_hostname(&hostname()),
             runtimes: BTreeMap::new(),
         }
+    }
+
+    /// The same block with the versions of the crates the figures depend on, given as
+    /// `name=version;name=version` (what a build script reads from `Cargo.lock`); two
+    /// versions of one crate are joined with `, `.
+    pub fn with_crate_versions(mut self, spec: &str) -> MachineInfo {
+        self.crate_versions = crate_versions(spec);
+        self
+    }
+
+    /// One line for a table's header: `CPU model (N cores; flags)`.
+    pub fn summary(&self) -> String {
+        format!(
+            "{} ({} cores; {})",
+            self.cpu_model,
+            self.logical_cores,
+            self.flags_present()
+        )
     }
 
     /// The flags this CPU has, space-separated, in [`CPU_FLAGS`] order.
@@ -284,11 +304,7 @@ mod tests {
         assert!(m.rustc.starts_with("rustc "), "{}", m.rustc);
         assert!(m.logical_cores >= 1);
         assert_eq!(m.hostname_hash.len(), 16);
-        assert!(
-            m.crate_versions.contains_key("rusqlite"),
-            "{:?}",
-            m.crate_versions
-        );
+        assert!(m.crate_versions.is_empty(), "{:?}", m.crate_versions);
         #[cfg(target_arch = "x86_64")]
         assert_eq!(m.cpu_flags.len(), CPU_FLAGS.len());
         assert_ne!(
@@ -297,6 +313,13 @@ mod tests {
             "the raw host name must not be stored"
         );
         assert_eq!(m.fingerprint(), MachineInfo::detect().fingerprint());
+        let with = m.clone().with_crate_versions("serde=1.0.1;aes=0.9.4");
+        assert_eq!(with.crate_versions["aes"], "0.9.4");
+        assert_ne!(
+            with.fingerprint(),
+            m.fingerprint(),
+            "the versions are part of it"
+        );
         println!("machine: {}", m.to_json());
     }
 }

@@ -9,7 +9,7 @@
 //!    arguments, [`current_command`]) with [`ENV_VAR`] set to a JSON [`ForkRequest`]:
 //!    the benchmark's key, the fork number and the settings (with `forks = 0`);
 //! 2. the child builds the same benchmarks, sees the request ([`ForkRequest::from_env`];
-//!    [`super::Suite::run`] does this itself), runs only that benchmark in-process, and
+//!    [`crate::Suite::run`] does this itself), runs only that benchmark in-process, and
 //!    prints one line, [`RESULT_PREFIX`] followed by a JSON [`ForkOutput`], on standard
 //!    output; other output is ignored;
 //! 3. the parent ([`run_child`]) reads that line and merges the samples, each tagged
@@ -20,7 +20,9 @@ use std::process::{Command, Stdio};
 
 use serde::{Deserialize, Serialize};
 
-use super::{BenchError, RawSample, Settings};
+use crate::error::BenchError;
+use crate::measurement::RawSample;
+use crate::settings::Settings;
 
 /// The environment variable that carries a [`ForkRequest`] to a child.
 pub const ENV_VAR: &str = "CIPHERLAB_BENCH_FORK";
@@ -31,7 +33,7 @@ pub const RESULT_PREFIX: &str = "cipherlab-bench-fork-result: ";
 /// What a child is asked to measure.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ForkRequest {
-    /// The benchmark's [`super::BenchId::key`].
+    /// The benchmark's [`crate::Identity::key`].
     pub key: String,
     /// Fork number, 1-based.
     pub fork: u32,

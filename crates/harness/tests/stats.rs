@@ -1,10 +1,10 @@
 //! Statistics against known values and known distributions.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use cipherlab_bench::rng::Rng;
-use cipherlab_bench::stats::{
-    Bootstrap, Sample, Statistic, StatsError, bootstrap_ci, byte_entropy, mad, mad_outliers,
-    ratio_ci, summarize, tukey_fences, tukey_outliers,
+use cipherlab_harness::rng::Rng;
+use cipherlab_harness::stats::{
+    Bootstrap, Moments, Sample, Statistic, StatsError, bootstrap_ci, byte_entropy, mad,
+    mad_outliers, ratio_ci, summarize, tukey_fences, tukey_outliers, welch_t,
 };
 
 fn sample(v: &[f64]) -> Sample {
@@ -264,7 +264,7 @@ fn entropy_of_known_byte_strings() {
 /// standard tables.
 #[test]
 fn incomplete_gamma_and_chi_square_match_reference_values() {
-    use cipherlab_bench::stats::{gamma_q, ln_gamma};
+    use cipherlab_harness::stats::{gamma_q, ln_gamma};
     // Relative closeness.
     let close = |a: f64, b: f64, tol: f64| (a - b).abs() <= tol * b.abs();
     assert!(ln_gamma(1.0).abs() < 1e-14 && ln_gamma(2.0).abs() < 1e-14);
@@ -296,7 +296,7 @@ fn incomplete_gamma_and_chi_square_match_reference_values() {
 /// p-values that are themselves uniform: about 5% of them below 0.05.
 #[test]
 fn chi_square_p_values_are_uniform_under_the_null() {
-    use cipherlab_bench::stats::{byte_histogram, chi_square_uniform};
+    use cipherlab_harness::stats::{byte_histogram, chi_square_uniform};
     let mut rng = Rng::new(42);
     let trials = 400;
     let mut below = 0;
@@ -315,4 +315,41 @@ fn chi_square_p_values_are_uniform_under_the_null() {
     let (x2, p) = chi_square_uniform(&byte_histogram(text.as_bytes())).unwrap();
     assert!(x2 > 1e5 && p < 1e-100, "x2 {x2} p {p}");
     assert!(chi_square_uniform(&[0; 256]).is_none());
+}
+
+#[test]
+fn running_moments_match_the_two_pass_figures() {
+    let v = [2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0];
+    let mut m = Moments::default();
+    v.iter().for_each(|&x| m.push(x));
+    let s = sample(&v);
+    assert_eq!(m.count(), 8.0);
+    assert!(close(m.mean(), 5.0, 1e-12));
+    assert!(close(m.variance().sqrt(), s.std_dev(), 1e-12));
+    assert_eq!(Moments::default().variance(), 0.0);
+}
+
+#[test]
+fn welch_t_separates_shifted_means_and_not_equal_ones() {
+    let mut rng = Rng::new(7);
+    let (mut a, mut b, mut c) = (Moments::default(), Moments::default(), Moments::default());
+    normal(&mut rng, 10_000, 100.0, 5.0)
+        .into_iter()
+        .for_each(|x| a.push(x));
+    normal(&mut rng, 10_000, 100.0, 5.0)
+        .into_iter()
+        .for_each(|x| b.push(x));
+    normal(&mut rng, 10_000, 101.0, 5.0)
+        .into_iter()
+        .for_each(|x| c.push(x));
+    // Same distribution: |t| below dudect's 4.5 (fixed seed, so this cannot flake).
+    assert!(welch_t(&a, &b).abs() < 4.5, "{}", welch_t(&a, &b));
+    // A shift of 0.2 standard deviations over 10,000 samples each: t near -14.
+    let t = welch_t(&a, &c);
+    assert!((-20.0..-8.0).contains(&t), "{t}");
+    assert_eq!(welch_t(&a, &c), -welch_t(&c, &a));
+    // Too few observations: no statistic.
+    let mut one = Moments::default();
+    one.push(1.0);
+    assert_eq!(welch_t(&one, &a), 0.0);
 }

@@ -8,8 +8,8 @@ use std::hint::black_box;
 use std::process::Command;
 use std::time::Duration;
 
-use cipherlab_bench::harness::fork::{self, ForkRequest};
-use cipherlab_bench::harness::{BenchError, BenchId, Harness, Progress, Settings, Suite};
+use cipherlab_harness::fork::{self, ForkRequest};
+use cipherlab_harness::{BenchError, Harness, Identity, Progress, Settings, Suite};
 
 fn spin(n: u64) -> u64 {
     let mut x = black_box(1u64);
@@ -47,22 +47,14 @@ fn forks_measure_in_child_processes() {
     let runs_here = Cell::new(0u32);
     let mut suite = Suite::new();
     suite
-        .add(
-            BenchId::new("fork", "spin-1000", "std", "run", 0, "none"),
-            None,
-            |b| {
-                runs_here.set(runs_here.get() + 1);
-                b.iter(|| spin(1000))
-            },
-        )
-        .add(
-            BenchId::new("fork", "spin-4000", "std", "run", 0, "none"),
-            None,
-            |b| {
-                runs_here.set(runs_here.get() + 1);
-                b.iter(|| spin(4000))
-            },
-        )
+        .add("fork/spin-1000".to_string(), None, |b| {
+            runs_here.set(runs_here.get() + 1);
+            b.iter(|| spin(1000))
+        })
+        .add("fork/spin-4000".to_string(), None, |b| {
+            runs_here.set(runs_here.get() + 1);
+            b.iter(|| spin(4000))
+        })
         .fork_command(this_test);
     let mut forks_done = 0;
     // In a child this call serves the request and exits the process.
@@ -107,7 +99,7 @@ fn forks_measure_in_child_processes() {
 
     // A request for a benchmark the suite lacks fails with the child's explanation.
     let missing = ForkRequest {
-        key: "fork/none/std/rust/run/0/none".to_string(),
+        key: "fork/none".to_string(),
         ..request
     };
     let e = fork::run_child(this_test(), &missing).unwrap_err();

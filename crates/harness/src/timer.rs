@@ -1,11 +1,18 @@
 //! Timers: what a sample is measured with.
 //!
 //! A [`Timer`] reads a monotonic counter as a `u64`; the difference of two reads is the
-//! elapsed amount in the timer's [`CounterUnit`]. The harness always times with
-//! [`WallClock`] (nanoseconds, so bytes/s is always reported) and, where the CPU has one,
-//! reads [`Tsc`] (the x86 time-stamp counter) around the same region, so TSC ticks per
-//! byte are reported too. Another counter (a PMU cycle counter, say) plugs in by
-//! implementing [`Timer`], as criterion.rs's `Measurement` trait allows.
+//! elapsed amount in the timer's [`CounterUnit`]. Three are here:
+//!
+//! - [`WallClock`]: nanoseconds of real time. The [`crate::Harness`] always times with
+//!   it (so bytes/s is always reported);
+//! - [`Tsc`]: the x86 time-stamp counter, read by the harness around the same region
+//!   where the CPU has one, so TSC ticks per byte are reported too;
+//! - [`ThreadCpuTime`]: the CPU time of the calling thread, which leaves out the time
+//!   the scheduler gave other processes: what the speed tables ([`crate::interleave`])
+//!   rank by on a loaded machine.
+//!
+//! Another counter (a PMU cycle counter, say) plugs in by implementing [`Timer`], as
+//! criterion.rs's `Measurement` trait allows.
 //!
 //! [`resolution`] and [`read_overhead`] estimate a timer's granularity and cost; the
 //! harness reports both with every run so a reader can judge whether samples were long
@@ -178,6 +185,121 @@ pub fn read_overhead(timer: &dyn Timer, reads: u32) -> f64 {
     last.saturating_sub(start) as f64 / f64::from(reads)
 }
 
+/// The CPU time this thread has used (`clock_gettime(CLOCK_THREAD_CPUTIME_ID)`), in
+/// nanoseconds: the time it actually ran. A sample during which the scheduler ran another
+/// process does not count that process's time, which on a loaded 2-core machine otherwise
+/// swamps long samples (a 2 ms sample is nearly always preempted there). It does not see
+/// what the thread waits for (I/O, locks) and its granularity is the kernel's (a few tens
+/// of nanoseconds on Linux), so it suits samples of compute that last microseconds or
+/// more.
+#[derive(Debug, Clone, Copy)]
+pub struct ThreadCpuTime {
+    _private: (),
+}
+
+impl ThreadCpuTime {
+    /// The thread CPU clock, where the platform has one (Unix; `None` elsewhere or if it
+    /// cannot be read).
+    pub fn detect() -> Option<ThreadCpuTime> {
+        let clock = ThreadCpuTime { _private: () };
+        read_thread_cpu_ns().map(|_| clock)
+    }
+}
+
+#[cfg(unix)]
+fn read_thread_cpu_ns() -> Option<u64> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // std has no thread CPU clock; the speed tables need one (measured: on the loaded
+    // 2-core machine the TSC medians of the slow ciphers were twice their CPU time).
+    #[allow(unsafe_code)]
+    // SAFETY: clock_gettime writes one `timespec` into `ts`, a valid local borrowed
+    // mutably for the call, and touches nothing else.
+    let r = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    (r == 0).then(|| ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64)
+}
+
+#[cfg(not(unix))]
+fn read_thread_cpu_ns() -> Option<u64> {
+    None
+}
+
+impl Timer for ThreadCpuTime {
+    fn name(&self) -> &'static str {
+        "thread-cpu"
+    }
+
+    fn unit(&self) -> CounterUnit {
+        CounterUnit::Nanoseconds
+    }
+
+    #[inline]
+    fn now(&self) -> u64 {
+        // `detect` read it once, so it reads; a failure later would be the kernel's.
+        read_thread_cpu_ns().unwrap_or(0)
+    }
+}
+
+/// The finest counter this CPU has: the [`Tsc`] where there is one, else the
+/// [`WallClock`] (nanoseconds). What cycle-level comparisons read.
+#[derive(Debug, Clone, Copy)]
+pub enum Counter {
+    /// The time-stamp counter (x86-64).
+    Tsc(Tsc),
+    /// The wall clock, elsewhere.
+    Wall(WallClock),
+}
+
+impl Counter {
+    /// The TSC where there is one, else the wall clock.
+    pub fn detect() -> Counter {
+        match Tsc::detect() {
+            Some(t) => Counter::Tsc(t),
+            None => Counter::Wall(WallClock::new()),
+        }
+    }
+}
+
+impl Timer for Counter {
+    fn name(&self) -> &'static str {
+        match self {
+            Counter::Tsc(t) => t.name(),
+            Counter::Wall(w) => w.name(),
+        }
+    }
+
+    fn unit(&self) -> CounterUnit {
+        match self {
+            Counter::Tsc(t) => t.unit(),
+            Counter::Wall(w) => w.unit(),
+        }
+    }
+
+    #[inline(always)]
+    fn now(&self) -> u64 {
+        match self {
+            Counter::Tsc(t) => t.now(),
+            Counter::Wall(w) => w.now(),
+        }
+    }
+}
+
+/// The TSC's rate in ticks per nanosecond (its frequency in GHz), against the wall clock
+/// over `spin` of busy waiting; `None` where the CPU has no TSC.
+pub fn tsc_ticks_per_ns(spin: std::time::Duration) -> Option<f64> {
+    let tsc = Tsc::detect()?;
+    let wall = WallClock::new();
+    let (w0, t0) = (wall.now(), tsc.now());
+    let spin = spin.as_nanos() as u64;
+    while wall.now().saturating_sub(w0) < spin {
+        std::hint::spin_loop();
+    }
+    let (w1, t1) = (wall.now(), tsc.now());
+    Some(t1.saturating_sub(t0) as f64 / w1.saturating_sub(w0).max(1) as f64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -192,6 +314,33 @@ mod tests {
         assert!(b - a < 1_000_000_000);
         let r = resolution(&c, 100);
         assert!(r > 0 && r < 100_000, "wall-clock resolution {r} ns");
+    }
+
+    #[test]
+    fn thread_cpu_time_counts_work_not_sleep() {
+        let Some(c) = ThreadCpuTime::detect() else {
+            println!("SKIP: no thread CPU clock on this platform");
+            return;
+        };
+        let a = c.now();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        let b = c.now();
+        let mut x = 1u64;
+        let w = WallClock::new();
+        while w.now() < 20_000_000 {
+            x = std::hint::black_box(x.wrapping_mul(3).wrapping_add(1));
+        }
+        let d = c.now();
+        // Sleeping 20 ms costs microseconds of CPU; spinning 20 ms costs up to 20 ms (less
+        // when another process shares the core).
+        assert!(b - a < 5_000_000, "sleep cost {} ns of CPU", b - a);
+        assert!(d - b > 1_000_000 && d - b < 40_000_000, "spin {} ns", d - b);
+        assert!(resolution(&c, 100) > 0);
+        println!(
+            "thread CPU: sleep {} ns, 20 ms spin {} ns ({x})",
+            b - a,
+            d - b
+        );
     }
 
     #[test]
