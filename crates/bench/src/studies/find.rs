@@ -83,3 +83,72 @@ pub fn distinct<T: PartialEq + Clone>(
 pub fn has_aes_ni(machine: &cipherlab_harness::machine::MachineInfo) -> bool {
     machine.cpu_flags.get("aes").copied().unwrap_or(false)
 }
+
+/// Ratios within this far of 1 (both ends of the interval) count as "the same": a 5%
+/// difference is inside what a machine's state moves between runs.
+pub const SAME_MARGIN: f64 = 0.05;
+
+/// What the 99% interval of a time ratio `a / b` decides about `a` against `b`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// `a` takes longer: the whole interval is above 1 + [`SAME_MARGIN`].
+    Slower,
+    /// `a` takes less time: the whole interval is below 1 - [`SAME_MARGIN`].
+    Faster,
+    /// The whole interval is within [`SAME_MARGIN`] of 1.
+    Same,
+    /// The interval straddles a boundary, or there is no ratio: the run does not decide.
+    CantTell,
+}
+
+impl Order {
+    /// What the interval of `r` decides.
+    pub fn of(r: Option<&Ratio>) -> Order {
+        let Some(r) = r else {
+            return Order::CantTell;
+        };
+        let (lo, hi) = (r.interval.low, r.interval.high);
+        if lo > 1.0 + SAME_MARGIN {
+            Order::Slower
+        } else if hi < 1.0 - SAME_MARGIN {
+            Order::Faster
+        } else if lo >= 1.0 - SAME_MARGIN && hi <= 1.0 + SAME_MARGIN {
+            Order::Same
+        } else {
+            Order::CantTell
+        }
+    }
+
+    /// `slower`, `faster`, `the same (±5%)`, `can't tell`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Order::Slower => "slower",
+            Order::Faster => "faster",
+            Order::Same => "the same (±5%)",
+            Order::CantTell => "can't tell",
+        }
+    }
+}
+
+/// Whether this run's order agrees with a published one: `agrees`, `differs`, or
+/// `can't tell` when the run did not decide.
+pub fn agreement(published: Order, ours: Order) -> &'static str {
+    match ours {
+        Order::CantTell => "can't tell",
+        o if o == published => "agrees",
+        _ => "differs",
+    }
+}
+
+/// "2 agree, 1 differs, 0 can't tell": a verdict column summed up.
+pub fn tally<'a>(verdicts: impl IntoIterator<Item = &'a str>) -> String {
+    let (mut agree, mut differ, mut cant) = (0, 0, 0);
+    for v in verdicts {
+        match v {
+            "agrees" => agree += 1,
+            "differs" => differ += 1,
+            _ => cant += 1,
+        }
+    }
+    format!("{agree} agree, {differ} differ, {cant} can't tell")
+}

@@ -47,6 +47,14 @@ const CIPHERS: [CipherSpec; 10] = [
     CipherSpec::of(&catalogue::AES, 128, Some(Mode::Cbc)),
 ];
 
+/// AES as the paper's conclusion names it, and the ciphers it outperformed there.
+const PAPER_AES: CipherSpec = CipherSpec::of(&catalogue::AES, 128, Some(Mode::Ecb));
+const PAPER_OUTPERFORMED: [CipherSpec; 3] = [
+    CipherSpec::of(&catalogue::DES, 56, Some(Mode::Ecb)),
+    CipherSpec::of(&catalogue::TDES, 168, Some(Mode::Ecb)),
+    CipherSpec::of(&catalogue::BLOWFISH, 128, Some(Mode::Ecb)),
+];
+
 /// A medical record: the kind of object the paper's project sent (text, small integers,
 /// references to other records).
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -316,13 +324,34 @@ impl Study for ObjectsStudy {
                 )),
             ]);
         }
+        // The paper's conclusion: AES outperformed DES, 3DES and Blowfish (written through
+        // the stream). Ours: AES-128 in the same raw mode against each.
+        let write_of = |spec: &CipherSpec| find::of(ms, spec, "write", None, None);
+        let aes = write_of(&PAPER_AES);
+        let verdicts: Vec<String> = PAPER_OUTPERFORMED
+            .iter()
+            .filter_map(|spec| {
+                let (a, o) = (aes?, write_of(spec)?);
+                let v = find::agreement(
+                    find::Order::Faster,
+                    find::Order::of(find::ratio(a, o).as_ref()),
+                );
+                Some(format!("against {} {v}", spec.algorithm.title))
+            })
+            .collect();
         t.note = format!(
             "{} records of about {} bytes, serialized with serde + postcard (fixed-width integers) as one graph. \
-             The paper timed phases of the cipher, not the stream; its conclusion that AES outperformed DES, \
-             3DES and Blowfish holds here too. The container authenticates every 64 KiB chunk, so a reader \
-             never gets an object built from modified bytes; raw mode, like Java's CipherOutputStream, does not.",
+             The paper concluded that AES outperformed DES, 3DES and Blowfish; this run (AES-128 written in \
+             the same raw mode, decided by the 99% interval of the write-time ratio): {}. The container \
+             authenticates every 64 KiB chunk, so a reader never gets an object built from modified bytes; \
+             raw mode, like Java's CipherOutputStream, does not.",
             objects(cfg),
-            OBJECT_BYTES
+            OBJECT_BYTES,
+            if verdicts.is_empty() {
+                "not measured".to_string()
+            } else {
+                verdicts.join(", ")
+            }
         );
         Ok(vec![t.artifact(
             NAME,
