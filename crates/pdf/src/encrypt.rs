@@ -16,19 +16,23 @@
 //!
 //! [`encrypt`] runs them all.
 
-use crate::document::{Document, Pdf, for_strings, take_crypt_filter};
+use crate::document::{Document, take_crypt_filter};
 use crate::error::{Error, Result};
 use crate::filters;
 use crate::limits::Limits;
 use crate::lwc::{self, LwcCipher};
 use crate::object::{Dict, Object, StrForm, Stream};
 use crate::par;
-use crate::random::{self, Rng};
-use crate::repair::{self, Census};
-use crate::security::{Auth, Handler};
+use crate::random;
+use crate::repair;
+use crate::security::Auth;
 use crate::standard::{self, StdCipher};
 use crate::wrapper;
-use crate::writer::{self, Layout, Packed, TopObject, version_key};
+use crate::writer::{self, Layout, version_key};
+
+// The phases' old paths, kept for callers that reach them through this module.
+pub use crate::open::{Opened, Protection, open, open_with};
+pub use crate::phases::{Counts, encrypt_standard};
 
 /// What to encrypt with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,191 +113,6 @@ pub struct Encrypted {
     pub xref_stream: bool,
     /// For a lightweight cipher: the size of the encrypted payload inside the wrapper.
     pub payload_bytes: Option<usize>,
-}
-
-/// What protected a file that was opened, and so what its content can be trusted for.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Protection {
-    /// An authenticated lightweight-cipher payload (in its wrapper or not): every object
-    /// was authenticated before it was released (docs/pdf-lwc.md).
-    Authenticated {
-        /// The cipher.
-        cipher: LwcCipher,
-        /// The design's version of the payload; 1 predates the separation of its password
-        /// entries from the Standard handler's.
-        version: i64,
-    },
-    /// The Standard security handler: encrypted, never authenticated. Anyone who can write
-    /// the file can change it (flip ciphertext bits, add plaintext objects) without the
-    /// password, and a password that opens it proves nothing about its content.
-    Standard {
-        /// /R, the handler's revision.
-        revision: i64,
-        /// The parts the /Encrypt dictionary leaves in the clear (`strings`, `streams`,
-        /// `embedded files` under the /Identity filter; `metadata` with /EncryptMetadata
-        /// false): content anyone could have written.
-        plaintext: Vec<&'static str>,
-    },
-    /// Not encrypted.
-    None,
-}
-
-impl Protection {
-    /// The lightweight cipher of an authenticated payload.
-    pub fn lwc(&self) -> Option<LwcCipher> {
-        match self {
-            Protection::Authenticated { cipher, .. } => Some(*cipher),
-            _ => None,
-        }
-    }
-
-    /// Whether every object was authenticated.
-    pub fn authenticated(&self) -> bool {
-        matches!(self, Protection::Authenticated { .. })
-    }
-
-    /// The Standard handler's protection of `enc`: what its crypt filters leave in the
-    /// clear.
-    pub fn standard(enc: &crate::security::EncryptDict) -> Protection {
-        use crate::security::Cfm;
-        let mut plaintext = Vec::new();
-        if enc.v >= 4 {
-            for (what, f) in [
-                ("strings", &enc.strf),
-                ("streams", &enc.stmf),
-                ("embedded files", &enc.eff),
-            ] {
-                if enc.filter(f).cfm == Cfm::Identity {
-                    plaintext.push(what);
-                }
-            }
-            if !enc.encrypt_metadata {
-                plaintext.push("metadata");
-            }
-        }
-        Protection::Standard {
-            revision: enc.r,
-            plaintext,
-        }
-    }
-}
-
-/// A parsed input: the document, decrypted if it was encrypted.
-#[derive(Debug)]
-pub struct Opened {
-    /// The document.
-    pub doc: Document,
-    /// How it was opened, if it was encrypted.
-    pub auth: Option<Auth>,
-    /// What protected it.
-    pub protection: Protection,
-    /// The input's /P, if it was encrypted.
-    pub p: Option<i32>,
-    /// Repairs and remarks.
-    pub warnings: Vec<String>,
-    /// What the document holds (pages, objects used): what the output must hold too.
-    pub census: Census,
-}
-
-/// Phase 1: parses `input`; an encrypted input is decrypted with `password` (the empty
-/// user password when `None`), and refused with [`Error::PasswordRequired`] when that
-/// does not open it. A wrapper document around an LWC payload ([`crate::wrapper`]) is
-/// opened as the payload (every object authenticated: [`crate::lwc::open`]). A damaged
-/// input is repaired when that gives the whole document, else refused ([`repair`]).
-pub fn open(input: &[u8], password: Option<&str>) -> Result<Opened> {
-    open_with(input, password, &Limits::default())
-}
-
-/// [`open`] within `limits`.
-pub fn open_with(input: &[u8], password: Option<&str>, limits: &Limits) -> Result<Opened> {
-    let pdf = Pdf::parse_with(input, *limits)?;
-    if lwc::open::is_payload(&pdf) {
-        // A payload taken out of its wrapper: the same strict reading.
-        return open_payload(input, password);
-    }
-    let (handler, auth) = match pdf.authenticate(password)? {
-        Some((h, a)) => (Some(h), Some(a)),
-        None => (None, None),
-    };
-    let (doc, census) = pdf.load_whole(handler.as_ref())?;
-    if handler.is_none()
-        && let Some(payload) = wrapper::find(&doc)?
-    {
-        if payload.subtype != lwc::HANDLER {
-            return Err(Error::Unsupported(format!(
-                "this is a wrapper around a document encrypted with the cryptographic filter \
-                 /{}{}, which cipherlab does not know (it knows /{})",
-                payload.subtype,
-                payload
-                    .version
-                    .as_ref()
-                    .map(|v| format!(" version {v}"))
-                    .unwrap_or_default(),
-                lwc::HANDLER
-            )));
-        }
-        return open_payload(&payload.bytes, password);
-    }
-    let protection = handler
-        .as_ref()
-        .map_or(Protection::None, |h| Protection::standard(&h.enc));
-    Ok(Opened {
-        warnings: doc.warnings.clone(),
-        doc,
-        protection,
-        p: handler.as_ref().map(|h| h.enc.p),
-        auth,
-        census,
-    })
-}
-
-/// [`open`] for an LWC payload.
-fn open_payload(payload: &[u8], password: Option<&str>) -> Result<Opened> {
-    let o = lwc::open::decrypt_payload(payload, password)?;
-    let mut warnings = o.doc.warnings.clone();
-    if o.version == 1 {
-        warnings.push(format!(
-            "this payload was written by a cipherlab before version 2 of the design: its \
-             password entries also open a Standard-handler PDF, so a file of someone else's \
-             making can ask for the same password (docs/pdf-lwc.md); re-encrypt it with \
-             cipherlab pdf encrypt --cipher {}",
-            o.cipher.name()
-        ));
-    }
-    Ok(Opened {
-        warnings,
-        census: repair::census_of_document(&o.doc),
-        doc: o.doc,
-        auth: Some(o.auth),
-        protection: Protection::Authenticated {
-            cipher: o.cipher,
-            version: o.version,
-        },
-        p: None,
-    })
-}
-
-/// A remark for re-encrypting an input opened with its user password only, whose owner
-/// had denied permissions: the new file's permissions are the caller's.
-fn user_only_remark(o: &Opened) -> Option<String> {
-    let (Some(a), Some(p)) = (&o.auth, o.p) else {
-        return None;
-    };
-    if a.owner {
-        return None;
-    }
-    let denied: Vec<&str> = crate::permissions::permissions(p)
-        .into_iter()
-        .filter(|p| !p.1)
-        .map(|p| p.0)
-        .collect();
-    (!denied.is_empty()).then(|| {
-        format!(
-            "the input was opened with its user password, and its owner had denied: {}; the \
-             new file's permissions are those of --permissions",
-            denied.join(", ")
-        )
-    })
 }
 
 /// The catalog of `doc`, if /Root leads to a dictionary.
@@ -523,78 +342,6 @@ pub(crate) fn set_id(doc: &mut Document) -> Result<Vec<u8>> {
     Ok(id0)
 }
 
-/// Counts of what [`encrypt_standard`] encrypted.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Counts {
-    /// Strings (outside object streams).
-    pub strings: usize,
-    /// Streams, object streams included.
-    pub streams: usize,
-}
-
-impl Counts {
-    /// The sum of the counts of every chunk, or the first chunk's error.
-    pub(crate) fn total(chunks: Vec<Result<Counts>>) -> Result<Counts> {
-        chunks.into_iter().try_fold(Counts::default(), |t, c| {
-            let c = c?;
-            Ok(Counts {
-                strings: t.strings + c.strings,
-                streams: t.streams + c.streams,
-            })
-        })
-    }
-}
-
-/// Phase 5: encrypts every string and stream of the top-level objects of `p` with
-/// `handler`: strings with /StrF, streams with /StmF, except metadata streams when
-/// /EncryptMetadata is false and the /Contents of signature dictionaries. Object streams
-/// are streams here, so they are encrypted as a whole. Call before the /Encrypt dictionary
-/// is added.
-pub fn encrypt_standard(p: &mut Packed, handler: &Handler) -> Result<Counts> {
-    let enc = &handler.enc;
-    let strf = enc.filter(&enc.strf);
-    let stmf = enc.filter(&enc.stmf);
-    let results = par::chunks(&mut p.objects, weight, |chunk| {
-        let mut rng = Rng::new();
-        let mut counts = Counts::default();
-        let mut failed: Option<Error> = None;
-        for t in chunk {
-            let id = t.id();
-            for_strings(&mut t.obj, &mut |s, form| {
-                match handler.encrypt(&strf, id, s, &mut rng) {
-                    Ok(c) => {
-                        *s = c;
-                        // Ciphertext is binary: literal form costs ~1% in escapes, hex 100%.
-                        *form = StrForm::Literal;
-                    }
-                    Err(e) => failed = Some(e),
-                }
-                counts.strings += 1;
-            });
-            if let Some(e) = failed.take() {
-                return Err(e);
-            }
-            if let Object::Stream(s) = &mut t.obj {
-                if s.dict.has_type(b"Metadata") && !enc.encrypt_metadata {
-                    continue;
-                }
-                s.data = handler.encrypt(&stmf, id, &s.data, &mut rng)?;
-                counts.streams += 1;
-            }
-        }
-        Ok(counts)
-    });
-    Counts::total(results)
-}
-
-/// The work an object is for the encryptor: its stream data, or a little for the rest.
-pub(crate) fn weight(t: &TopObject) -> usize {
-    match &t.obj {
-        Object::Stream(s) => s.data.len() + 64,
-        _ => 64,
-    }
-}
-
 /// Encrypts `input` as `opts` says (all phases; see the module documentation). Before
 /// the bytes are returned, they are read back and checked to hold the document read
 /// ([`repair::check_written`]).
@@ -623,7 +370,7 @@ pub fn encrypt_with(input: &[u8], opts: &Options<'_>, limits: &Limits) -> Result
         ));
     }
     let opened = open_with(input, opts.input_password, limits)?;
-    let remark = user_only_remark(&opened);
+    let remark = opened.user_only_remark();
     let Opened {
         mut doc,
         auth,
@@ -749,7 +496,7 @@ fn encrypt_lwc(
         )));
     }
     let opened = open_with(input, opts.input_password, limits)?;
-    let remark = user_only_remark(&opened);
+    let remark = opened.user_only_remark();
     let Opened {
         mut doc,
         auth,

@@ -33,17 +33,81 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::document::{Document, Pdf, for_strings, parse_object_stream, take_crypt_filter};
-use crate::encrypt::{Counts, weight};
 use crate::error::{Error, Result};
 use crate::lwc::keys::LwcKeys;
-use crate::object::{Dict, Object};
+use crate::object::{Dict, Object, StrForm};
 use crate::par;
+use crate::random::Rng;
 use crate::security::Handler;
 use crate::writer::{Packed, TopObject};
 use crate::xref::Entry;
 
+/// Counts of what a phase encrypted or decrypted.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Counts {
+    /// Strings (outside object streams).
+    pub strings: usize,
+    /// Streams, object streams included.
+    pub streams: usize,
+}
+
+impl Counts {
+    /// The sum of the counts of every chunk, or the first chunk's error.
+    pub(crate) fn total(chunks: Vec<Result<Counts>>) -> Result<Counts> {
+        chunks.into_iter().try_fold(Counts::default(), |t, c| {
+            let c = c?;
+            Ok(Counts {
+                strings: t.strings + c.strings,
+                streams: t.streams + c.streams,
+            })
+        })
+    }
+}
+
+/// Phase 5: encrypts every string and stream of the top-level objects of `p` with
+/// `handler`: strings with /StrF, streams with /StmF, except metadata streams when
+/// /EncryptMetadata is false and the /Contents of signature dictionaries. Object streams
+/// are streams here, so they are encrypted as a whole. Call before the /Encrypt dictionary
+/// is added.
+pub fn encrypt_standard(p: &mut Packed, handler: &Handler) -> Result<Counts> {
+    let enc = &handler.enc;
+    let strf = enc.filter(&enc.strf);
+    let stmf = enc.filter(&enc.stmf);
+    let results = par::chunks(&mut p.objects, TopObject::weight, |chunk| {
+        let mut rng = Rng::new();
+        let mut counts = Counts::default();
+        let mut failed: Option<Error> = None;
+        for t in chunk {
+            let id = t.id();
+            for_strings(&mut t.obj, &mut |s, form| {
+                match handler.encrypt(&strf, id, s, &mut rng) {
+                    Ok(c) => {
+                        *s = c;
+                        // Ciphertext is binary: literal form costs ~1% in escapes, hex 100%.
+                        *form = StrForm::Literal;
+                    }
+                    Err(e) => failed = Some(e),
+                }
+                counts.strings += 1;
+            });
+            if let Some(e) = failed.take() {
+                return Err(e);
+            }
+            if let Object::Stream(s) = &mut t.obj {
+                if s.dict.has_type(b"Metadata") && !enc.encrypt_metadata {
+                    continue;
+                }
+                s.data = handler.encrypt(&stmf, id, &s.data, &mut rng)?;
+                counts.streams += 1;
+            }
+        }
+        Ok(counts)
+    });
+    Counts::total(results)
+}
+
 /// Adds the /Encrypt dictionary `dict` to an encrypted [`Packed`] file and names it in the
-/// trailer (after [`crate::encrypt::encrypt_standard`], so it is never encrypted).
+/// trailer (after [`encrypt_standard`], so it is never encrypted).
 pub fn finish_standard(p: &mut Packed, dict: Dict) {
     let r = p.add(Object::Dict(dict));
     p.trailer.set(b"Encrypt", Object::Ref(r.0, r.1));
@@ -111,7 +175,7 @@ pub fn read_raw(input: &[u8]) -> Result<RawFile> {
 pub fn decrypt_standard(raw: &mut RawFile, h: &Handler) -> Result<Counts> {
     let e = &h.enc;
     let strf = e.filter(&e.strf);
-    let results = par::chunks(&mut raw.objects, weight, |chunk| {
+    let results = par::chunks(&mut raw.objects, TopObject::weight, |chunk| {
         let mut c = Counts::default();
         for t in chunk {
             let id = t.id();
@@ -154,7 +218,7 @@ pub fn decrypt_standard(raw: &mut RawFile, h: &Handler) -> Result<Counts> {
 /// and authenticated (its dictionary's strings and its data). The checks of the file as a
 /// whole (plaintext objects, the manifest) are [`crate::lwc::open::decrypt_payload`]'s.
 pub fn decrypt_lwc(raw: &mut RawFile, keys: &LwcKeys) -> Result<Counts> {
-    let results = par::chunks(&mut raw.objects, weight, |chunk| {
+    let results = par::chunks(&mut raw.objects, TopObject::weight, |chunk| {
         let mut cipher = keys.init()?;
         let mut c = Counts::default();
         for t in chunk {
