@@ -90,6 +90,7 @@ pub mod lwc;
 pub mod object;
 pub mod open;
 pub mod par;
+pub mod password;
 pub mod permissions;
 pub mod phases;
 pub mod random;
