@@ -93,6 +93,7 @@ pub mod par;
 pub mod password;
 pub mod permissions;
 pub mod phases;
+pub mod prepare;
 pub mod random;
 pub mod repair;
 pub mod security;
