@@ -5,7 +5,7 @@
 //!   SASLprep'd passwords), user or owner password, /EncryptMetadata false, per-stream
 //!   /Crypt filters, embedded-file filters (/EFF) -- and for writing: AES-256 (V 5 R 6,
 //!   the default), AES-128 (V 4 R 4) and RC4-128 (V 2 R 3, weak, only when asked), with
-//!   object streams and cross-reference streams kept ([`encrypt`], [`standard`]).
+//!   object streams and cross-reference streams kept ([`encrypt()`], [`standard`]).
 //! - Lightweight ciphers (Ascon, Xoodyak, ISAP from `cipherlab-lwc`, through the
 //!   catalogue) as **authenticated** crypt filters: every string and stream sealed with a
 //!   fresh nonce and associated data binding its place in the file, a sealed manifest,

@@ -2,7 +2,7 @@
 //! 2-4, SASLprep'd UTF-8 for 5 and 6), the key and check algorithms of ISO 32000-2 §7.6.4
 //! that read them (Algorithms 2, 2.A, 2.B, 4-7: [`Handler::authenticate`]) and that write
 //! them (Algorithms 3, 5, 8-10: for [`crate::standard`] and [`crate::lwc::keys`], whose
-//! version-2 domain separation is built on [`sasl_forms`] and [`saslprep`]). SASLprep
+//! version-2 domain separation is built on `sasl_forms` and `saslprep`). SASLprep
 //! comes from `stringprep`, SHA-2 from `sha2`. Every byte
 //! string derived from a password is wiped when dropped.
 

@@ -125,7 +125,7 @@ pub enum KeyKind {
         cipher: LwcCipher,
         /// Seals strings and streams.
         keys: LwcKeys,
-        /// The payload's /Encrypt dictionary (its manifest added by [`write`]).
+        /// The payload's /Encrypt dictionary (its manifest added by [`write()`]).
         dict: Dict,
     },
 }
@@ -209,7 +209,7 @@ pub fn encrypt(p: &mut Packed, keys: &NewKeys) -> Result<Counts> {
     }
 }
 
-/// What [`write`] wrote.
+/// What [`write()`] wrote.
 #[derive(Debug)]
 pub struct Written {
     /// The file.

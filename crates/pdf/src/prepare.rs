@@ -113,7 +113,7 @@ fn weak_zlib(data: &[u8]) -> bool {
 /// larger than qpdf's). Three kinds are compressed: streams without a filter; streams
 /// whose filters are all general-purpose ones with at least one of the old ones (LZW,
 /// ASCIIHex, ASCII85, RunLength), which are decoded first; and Flate streams written with a
-/// small window or the fastest level ([`weak_zlib`]). The result is kept only when
+/// small window or the fastest level (`weak_zlib`). The result is kept only when
 /// smaller. Left alone: image filters (DCT, JPX, JBIG2, CCITT), other Flate streams (no
 /// recompression), streams with /DecodeParms but no filter, external streams (/F), and
 /// metadata streams when `metadata_plain` (left unencrypted so that other tools can read

@@ -1,7 +1,7 @@
 //! The keys, the associated data and the /Encrypt dictionary of the LWC crypt filters.
 //!
 //! The file key is 32 random bytes, wrapped for the two passwords by revision 6's
-//! algorithms (the same code as the Standard handler: [`crate::password::r6_entries`] to
+//! algorithms (the same code as the Standard handler: `password::r6_entries` to
 //! write, [`Handler::try_bytes`] to read). From version 2 on, each password is first
 //! domain-separated ([`separated`]): the entries are then no valid revision-6 entries for
 //! that password, so copied into a Standard-handler file (which anyone can write, with
