@@ -100,8 +100,8 @@ struct InputPassword {
     /// The input's user or owner password. Other users of the machine can read it in
     /// `ps` and it stays in the shell's history: prefer --password-file,
     /// $CIPHERLAB_PDF_PASSWORD or the prompt.
-    #[arg(long, value_name = "P")]
-    password: Option<String>,
+    #[arg(long, value_name = "P", value_parser = secret)]
+    password: Option<Zeroizing<String>>,
 }
 
 /// The limits against hostile input (docs/pdf.md).
@@ -195,16 +195,16 @@ struct EncryptArgs {
     user_password_file: Option<PathBuf>,
     /// The user password. Other users can read it in `ps` and the shell's history:
     /// prefer --user-password-file, $CIPHERLAB_PDF_USER_PASSWORD or the prompt.
-    #[arg(long, value_name = "U")]
-    user_password: Option<String>,
+    #[arg(long, value_name = "U", value_parser = secret)]
+    user_password: Option<Zeroizing<String>>,
     /// Read the owner password (opens the file with every permission; must not be empty)
     /// from the first line of FILE.
     #[arg(long, value_name = "FILE", conflicts_with = "owner_password")]
     owner_password_file: Option<PathBuf>,
     /// The owner password. Other users can read it in `ps` and the shell's history:
     /// prefer --owner-password-file, $CIPHERLAB_PDF_OWNER_PASSWORD or the prompt.
-    #[arg(long, value_name = "O")]
-    owner_password: Option<String>,
+    #[arg(long, value_name = "O", value_parser = secret)]
+    owner_password: Option<Zeroizing<String>>,
     /// What the user password allows: `all` (default), `none`, or a comma-separated list
     /// of print, modify, copy, annotate, fill-forms, extract-accessibility, assemble,
     /// print-high-quality; `-word` denies (`-modify,-copy`: all but those). Readers
@@ -325,12 +325,19 @@ fn first_line(file: &Path, stdin_taken: bool, what: &str) -> Result<Zeroizing<St
         .map_err(|_| Error::Invalid(format!("the {what} in {} is not UTF-8", shown(file))))
 }
 
+/// A password given on the command line, held from parsing on as a secret that is wiped
+/// when dropped (as every password here is: read from a file, the environment or the
+/// terminal).
+fn secret(s: &str) -> Result<Zeroizing<String>, std::convert::Infallible> {
+    Ok(Zeroizing::new(s.to_owned()))
+}
+
 /// A password from `file` or the command line (`given`; the two exclude each other), else
 /// from the environment variable `env`; `None` if none of them has one.
 fn password_from(
     file: Option<&Path>,
     env: &str,
-    given: Option<&String>,
+    given: Option<&Zeroizing<String>>,
     stdin_taken: bool,
     what: &str,
 ) -> Result<Option<Zeroizing<String>>, Error> {
@@ -338,7 +345,7 @@ fn password_from(
         return first_line(f, stdin_taken, what).map(Some);
     }
     if let Some(g) = given {
-        return Ok(Some(Zeroizing::new(g.clone())));
+        return Ok(Some(g.clone()));
     }
     match std::env::var_os(env) {
         Some(v) => v
@@ -394,7 +401,7 @@ fn with_password<T>(
 fn new_password(
     file: Option<&Path>,
     env: &str,
-    given: Option<&String>,
+    given: Option<&Zeroizing<String>>,
     stdin_taken: bool,
     which: &str,
 ) -> Result<Zeroizing<String>, Error> {

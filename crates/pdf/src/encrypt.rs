@@ -1,70 +1,34 @@
-//! `pdf encrypt`: a PDF in, the same PDF encrypted out, in phases a study can time apart:
+//! `pdf encrypt`: a PDF in, the same PDF encrypted out. [`encrypt`] is the phases of
+//! [`crate::phases`] one after the other, the same calls a study times apart:
 //!
-//! 1. [`open`] -- parse the input (and decrypt it, if it was encrypted) into a [`Document`];
-//! 2. [`prepare`] -- what the encrypted file needs beyond the input: a PDF version that has
-//!    the cipher, an /ID, no stale /Crypt stream filters, no objects left over from
-//!    earlier revisions, and streams compressed where Flate makes them smaller (as qpdf
-//!    does: once encrypted, they could not be);
-//! 3. key setup -- [`crate::standard::new_handler`]: the /Encrypt dictionary and file key
-//!    from the passwords;
-//! 4. [`writer::pack`] -- the layout: object streams kept (as the input had them);
-//! 5. [`encrypt_standard`] -- every string and stream encrypted, each object stream as a
-//!    whole (its members' strings are not encrypted again, §7.5.7); the /Encrypt
-//!    dictionary is added after, so it is never encrypted;
-//! 6. [`writer::serialize`] -- the file, with a cross-reference stream that is never
-//!    encrypted (§7.5.8.2).
+//! 1. [`phases::open`] -- parse the input (and decrypt it, if it was encrypted) into a
+//!    [`crate::Document`];
+//! 2. [`phases::prepare`] -- what the encrypted file needs beyond the input
+//!    ([`crate::prepare`]);
+//! 3. [`phases::keys`] -- the /Encrypt dictionary and file key from the passwords;
+//! 4. [`phases::pack`] -- the layout: object streams kept (as the input had them), or
+//!    everything but streams in object streams for a lightweight cipher;
+//! 5. [`phases::encrypt`] -- every string and stream encrypted, each object stream as a
+//!    whole (its members' strings are not encrypted again, §7.5.7);
+//! 6. [`phases::write`] -- the /Encrypt dictionary added (never encrypted), the file with
+//!    a cross-reference stream that is never encrypted (§7.5.8.2), and for a lightweight
+//!    cipher the wrapper around it.
 //!
-//! [`encrypt`] runs them all.
+//! Between them it checks what the document must still hold ([`repair`]).
 
-use crate::document::{Document, Pdf, for_strings, take_crypt_filter};
 use crate::error::{Error, Result};
-use crate::filters;
 use crate::limits::Limits;
-use crate::lwc::{self, LwcCipher};
-use crate::object::{Dict, Object, StrForm, Stream};
-use crate::par;
-use crate::random::{self, Rng};
-use crate::repair::{self, Census};
-use crate::security::{Auth, Handler};
-use crate::standard::{self, StdCipher};
-use crate::wrapper;
-use crate::writer::{self, Layout, Packed, TopObject, version_key};
+use crate::phases;
+use crate::repair;
+use crate::security::Auth;
+use crate::standard::StdCipher;
 
-/// What to encrypt with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Cipher {
-    /// A cipher of the Standard security handler, which every reader opens.
-    Standard(StdCipher),
-    /// A lightweight AEAD as an authenticated crypt filter ([`crate::lwc`]), the document
-    /// carried in an unencrypted wrapper ([`crate::wrapper`]).
-    Lwc(LwcCipher),
-}
-
-impl Cipher {
-    /// The name on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            Cipher::Standard(c) => c.name(),
-            Cipher::Lwc(c) => c.name(),
-        }
-    }
-
-    /// The cipher called `name` (`aes-256`, `aes-128`, `rc4-128`, `ascon-aead128`, ...).
-    pub fn parse(name: &str) -> Option<Cipher> {
-        StdCipher::parse(name)
-            .map(Cipher::Standard)
-            .or_else(|| LwcCipher::parse(name).map(Cipher::Lwc))
-    }
-
-    /// Every cipher's name, the standard ones first.
-    pub fn names() -> Vec<&'static str> {
-        StdCipher::ALL
-            .iter()
-            .map(|c| c.name())
-            .chain(LwcCipher::all().map(|c| c.name()))
-            .collect()
-    }
-}
+// The phases' old paths, kept for callers that reach them through this module.
+pub use crate::open::{Opened, Protection, open, open_with};
+pub use crate::phases::{Cipher, Counts, encrypt_standard};
+pub use crate::prepare::{
+    compress_streams, compress_streams_capped, prepare, prepare_lwc, prepare_with,
+};
 
 /// How to encrypt.
 #[derive(Clone, Copy, Debug)]
@@ -111,519 +75,18 @@ pub struct Encrypted {
     pub payload_bytes: Option<usize>,
 }
 
-/// What protected a file that was opened, and so what its content can be trusted for.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Protection {
-    /// An authenticated lightweight-cipher payload (in its wrapper or not): every object
-    /// was authenticated before it was released (docs/pdf-lwc.md).
-    Authenticated {
-        /// The cipher.
-        cipher: LwcCipher,
-        /// The design's version of the payload; 1 predates the separation of its password
-        /// entries from the Standard handler's.
-        version: i64,
-    },
-    /// The Standard security handler: encrypted, never authenticated. Anyone who can write
-    /// the file can change it (flip ciphertext bits, add plaintext objects) without the
-    /// password, and a password that opens it proves nothing about its content.
-    Standard {
-        /// /R, the handler's revision.
-        revision: i64,
-        /// The parts the /Encrypt dictionary leaves in the clear (`strings`, `streams`,
-        /// `embedded files` under the /Identity filter; `metadata` with /EncryptMetadata
-        /// false): content anyone could have written.
-        plaintext: Vec<&'static str>,
-    },
-    /// Not encrypted.
-    None,
-}
-
-impl Protection {
-    /// The lightweight cipher of an authenticated payload.
-    pub fn lwc(&self) -> Option<LwcCipher> {
-        match self {
-            Protection::Authenticated { cipher, .. } => Some(*cipher),
-            _ => None,
-        }
-    }
-
-    /// Whether every object was authenticated.
-    pub fn authenticated(&self) -> bool {
-        matches!(self, Protection::Authenticated { .. })
-    }
-
-    /// The Standard handler's protection of `enc`: what its crypt filters leave in the
-    /// clear.
-    pub fn standard(enc: &crate::security::EncryptDict) -> Protection {
-        use crate::security::Cfm;
-        let mut plaintext = Vec::new();
-        if enc.v >= 4 {
-            for (what, f) in [
-                ("strings", &enc.strf),
-                ("streams", &enc.stmf),
-                ("embedded files", &enc.eff),
-            ] {
-                if enc.filter(f).cfm == Cfm::Identity {
-                    plaintext.push(what);
-                }
-            }
-            if !enc.encrypt_metadata {
-                plaintext.push("metadata");
-            }
-        }
-        Protection::Standard {
-            revision: enc.r,
-            plaintext,
-        }
-    }
-}
-
-/// A parsed input: the document, decrypted if it was encrypted.
-#[derive(Debug)]
-pub struct Opened {
-    /// The document.
-    pub doc: Document,
-    /// How it was opened, if it was encrypted.
-    pub auth: Option<Auth>,
-    /// What protected it.
-    pub protection: Protection,
-    /// The input's /P, if it was encrypted.
-    pub p: Option<i32>,
-    /// Repairs and remarks.
-    pub warnings: Vec<String>,
-    /// What the document holds (pages, objects used): what the output must hold too.
-    pub census: Census,
-}
-
-/// Phase 1: parses `input`; an encrypted input is decrypted with `password` (the empty
-/// user password when `None`), and refused with [`Error::PasswordRequired`] when that
-/// does not open it. A wrapper document around an LWC payload ([`crate::wrapper`]) is
-/// opened as the payload (every object authenticated: [`crate::lwc::open`]). A damaged
-/// input is repaired when that gives the whole document, else refused ([`repair`]).
-pub fn open(input: &[u8], password: Option<&str>) -> Result<Opened> {
-    open_with(input, password, &Limits::default())
-}
-
-/// [`open`] within `limits`.
-pub fn open_with(input: &[u8], password: Option<&str>, limits: &Limits) -> Result<Opened> {
-    let pdf = Pdf::parse_with(input, *limits)?;
-    if lwc::open::is_payload(&pdf) {
-        // A payload taken out of its wrapper: the same strict reading.
-        return open_payload(input, password);
-    }
-    let (handler, auth) = match pdf.authenticate(password)? {
-        Some((h, a)) => (Some(h), Some(a)),
-        None => (None, None),
-    };
-    let (doc, census) = pdf.load_whole(handler.as_ref())?;
-    if handler.is_none()
-        && let Some(payload) = wrapper::find(&doc)?
-    {
-        if payload.subtype != lwc::HANDLER {
-            return Err(Error::Unsupported(format!(
-                "this is a wrapper around a document encrypted with the cryptographic filter \
-                 /{}{}, which cipherlab does not know (it knows /{})",
-                payload.subtype,
-                payload
-                    .version
-                    .as_ref()
-                    .map(|v| format!(" version {v}"))
-                    .unwrap_or_default(),
-                lwc::HANDLER
-            )));
-        }
-        return open_payload(&payload.bytes, password);
-    }
-    let protection = handler
-        .as_ref()
-        .map_or(Protection::None, |h| Protection::standard(&h.enc));
-    Ok(Opened {
-        warnings: doc.warnings.clone(),
-        doc,
-        protection,
-        p: handler.as_ref().map(|h| h.enc.p),
-        auth,
-        census,
-    })
-}
-
-/// [`open`] for an LWC payload.
-fn open_payload(payload: &[u8], password: Option<&str>) -> Result<Opened> {
-    let o = lwc::open::decrypt_payload(payload, password)?;
-    let mut warnings = o.doc.warnings.clone();
-    if o.version == 1 {
-        warnings.push(format!(
-            "this payload was written by a cipherlab before version 2 of the design: its \
-             password entries also open a Standard-handler PDF, so a file of someone else's \
-             making can ask for the same password (docs/pdf-lwc.md); re-encrypt it with \
-             cipherlab pdf encrypt --cipher {}",
-            o.cipher.name()
-        ));
-    }
-    Ok(Opened {
-        warnings,
-        census: repair::census_of_document(&o.doc),
-        doc: o.doc,
-        auth: Some(o.auth),
-        protection: Protection::Authenticated {
-            cipher: o.cipher,
-            version: o.version,
-        },
-        p: None,
-    })
-}
-
-/// A remark for re-encrypting an input opened with its user password only, whose owner
-/// had denied permissions: the new file's permissions are the caller's.
-fn user_only_remark(o: &Opened) -> Option<String> {
-    let (Some(a), Some(p)) = (&o.auth, o.p) else {
-        return None;
-    };
-    if a.owner {
-        return None;
-    }
-    let denied: Vec<&str> = crate::permissions::permissions(p)
-        .into_iter()
-        .filter(|p| !p.1)
-        .map(|p| p.0)
-        .collect();
-    (!denied.is_empty()).then(|| {
-        format!(
-            "the input was opened with its user password, and its owner had denied: {}; the \
-             new file's permissions are those of --permissions",
-            denied.join(", ")
-        )
-    })
-}
-
-/// The catalog of `doc`, if /Root leads to a dictionary.
-fn catalog_mut(doc: &mut Document) -> Option<&mut Dict> {
-    let Some(Object::Ref(n, _)) = doc.trailer.get(b"Root") else {
-        return None;
-    };
-    match doc.objects.get_mut(n) {
-        Some((_, Object::Dict(d))) => Some(d),
-        _ => None,
-    }
-}
-
-/// Raises the file's version to `min` where it is lower (the header, and the catalog's
-/// /Version if it has one).
-pub(crate) fn raise_version(doc: &mut Document, min: &str) {
-    if version_key(&doc.version) < version_key(min) {
-        doc.version = min.to_string();
-    }
-    if let Some(cat) = catalog_mut(doc)
-        && let Some(v) = cat.name(b"Version")
-        && version_key(&String::from_utf8_lossy(v)) < version_key(min)
-    {
-        cat.set(b"Version", Object::Name(min.as_bytes().to_vec()));
-    }
-}
-
-/// Phase 2: makes `doc` ready for `cipher`: the version that has it (R6 below PDF 2.0:
-/// 1.7 with Adobe extension level 8 declared in the catalog, as qpdf and Acrobat write
-/// it), /Crypt filters removed from streams (in an unencrypted document they can only be
-/// the identity; left in an encrypted one they would say "not encrypted"), objects nothing
-/// refers to dropped ([`Document::drop_unreachable`]: earlier revisions' leftovers would
-/// carry old content into the new file), streams compressed ([`compress_streams`]), and an
-/// /ID: the first element kept, the second new. Returns the first element, which revisions 3 and 4 mix into the key, and
-/// remarks.
-pub fn prepare(
-    doc: &mut Document,
-    cipher: StdCipher,
-    encrypt_metadata: bool,
-) -> Result<(Vec<u8>, Vec<String>)> {
-    prepare_with(doc, cipher, encrypt_metadata, &Limits::default())
-}
-
-/// [`prepare`] within `limits` (streams that would decode beyond
-/// [`Limits::stream_bytes`] are not recompressed).
-pub fn prepare_with(
-    doc: &mut Document,
-    cipher: StdCipher,
-    encrypt_metadata: bool,
-    limits: &Limits,
-) -> Result<(Vec<u8>, Vec<String>)> {
-    raise_version(doc, cipher.min_version());
-    if cipher == StdCipher::Aes256 && version_key(&doc.version) < (2, 0) {
-        declare_adbe_level_8(doc);
-    }
-    let notes = remove_crypt_filters(doc);
-    doc.drop_unreachable();
-    compress_streams_capped(doc, !encrypt_metadata, limits.stream_bytes);
-    Ok((set_id(doc)?, notes))
-}
-
-/// Removes /Crypt filters from every stream (see [`prepare`]); says which were not the
-/// identity filter.
-pub(crate) fn remove_crypt_filters(doc: &mut Document) -> Vec<String> {
-    let mut notes = Vec::new();
-    for (num, (_, o)) in &mut doc.objects {
-        if let Object::Stream(s) = o
-            && let Some(name) = take_crypt_filter(&mut s.dict)
-            && name != "Identity"
-        {
-            notes.push(format!(
-                "stream {num} had a /Crypt filter /{name} in an unencrypted file; it was removed"
-            ));
-        }
-    }
-    notes
-}
-
-/// Streams shorter than this are not worth a compression attempt.
-const MIN_COMPRESS: usize = 64;
-
-/// Whether zlib data was written with a window of 4 KiB or less, or at the "fastest"
-/// level (RFC 1950 header: CINFO, FLEVEL). Acrobat writes many streams with a 4 KiB window;
-/// one of 585 KB compresses to 72 KB that way and to 11 KB with a 32 KiB window, so these
-/// are worth recompressing. Other Flate streams are kept as they are (no recompression).
-fn weak_zlib(data: &[u8]) -> bool {
-    match data {
-        [cmf, flg, ..] if cmf & 0x0f == 8 && (u16::from(*cmf) << 8 | u16::from(*flg)) % 31 == 0 => {
-            cmf >> 4 <= 4 || flg >> 6 == 0
-        }
-        _ => false,
-    }
-}
-
-/// Compresses streams with Flate where that makes them smaller: encrypted data does not
-/// compress, so this is the last chance, and qpdf does the same by default (without it an
-/// uncompressed XMP packet, a raw image or an ASCII85 content stream would make our output
-/// larger than qpdf's). Three kinds are compressed: streams without a filter; streams
-/// whose filters are all general-purpose ones with at least one of the old ones (LZW,
-/// ASCIIHex, ASCII85, RunLength), which are decoded first; and Flate streams written with a
-/// small window or the fastest level ([`weak_zlib`]). The result is kept only when
-/// smaller. Left alone: image filters (DCT, JPX, JBIG2, CCITT), other Flate streams (no
-/// recompression), streams with /DecodeParms but no filter, external streams (/F), and
-/// metadata streams when `metadata_plain` (left unencrypted so that other tools can read
-/// them, they stay as they are). Returns how many were compressed.
-pub fn compress_streams(doc: &mut Document, metadata_plain: bool) -> usize {
-    compress_streams_capped(doc, metadata_plain, Limits::default().stream_bytes)
-}
-
-/// [`compress_streams`], leaving alone streams that decode to more than `max` bytes.
-pub fn compress_streams_capped(doc: &mut Document, metadata_plain: bool, max: usize) -> usize {
-    let mut streams: Vec<(u32, &mut Stream)> = doc
-        .objects
-        .iter_mut()
-        .filter_map(|(n, (_, o))| match o {
-            Object::Stream(s) => Some((*n, s)),
-            _ => None,
-        })
-        .collect();
-    par::chunks(
-        &mut streams,
-        |(_, s)| s.data.len(),
-        |chunk| {
-            chunk
-                .iter_mut()
-                .map(|(n, s)| compress_one(*n, s, metadata_plain, max))
-                .filter(|&done| done)
-                .count()
-        },
-    )
-    .into_iter()
-    .sum()
-}
-
-/// [`compress_streams`] for one stream; true if it was compressed.
-fn compress_one(num: u32, s: &mut Stream, metadata_plain: bool, max: usize) -> bool {
-    let d = &s.dict;
-    if s.data.len() < MIN_COMPRESS
-        || [&b"F"[..], b"FFilter"]
-            .iter()
-            .any(|k| d.get(k).is_some_and(|v| !matches!(v, Object::Null)))
-        || (metadata_plain && d.has_type(b"Metadata"))
-    {
-        return false;
-    }
-    let names_only = match d.get(b"Filter") {
-        None | Some(Object::Null) => true,
-        Some(Object::Name(_)) => true,
-        Some(Object::Array(a)) => a.iter().all(|f| matches!(f, Object::Name(_))),
-        Some(_) => false,
-    };
-    let chain = filters::filter_chain(d);
-    let plain = if chain.is_empty() {
-        if !names_only
-            || d.get(b"DecodeParms")
-                .is_some_and(|v| !matches!(v, Object::Null))
-        {
-            return false;
-        }
-        None
-    } else if names_only
-        && chain.iter().all(|(f, _)| filters::is_general(f))
-        && (chain.iter().any(|(f, _)| f != b"FlateDecode" && f != b"Fl")
-            || (chain.len() == 1 && chain[0].1.is_none() && weak_zlib(&s.data)))
-    {
-        match filters::decode_capped(d, &s.data, &format!("stream {num}"), max) {
-            Ok(p) => Some(p),
-            Err(_) => return false, // left as it is; readers will judge it
-        }
-    } else {
-        return false;
-    };
-    let z = filters::deflate(plain.as_deref().unwrap_or(&s.data));
-    if z.len() >= s.data.len() {
-        return false;
-    }
-    s.data = z;
-    s.dict.remove(b"DecodeParms");
-    s.dict.set(b"Filter", Object::Name(b"FlateDecode".to_vec()));
-    true
-}
-
-/// Declares Adobe extension level 8 (AES-256, revision 6) in the catalog of a file
-/// below PDF 2.0, unless a higher level is declared.
-fn declare_adbe_level_8(doc: &mut Document) {
-    let Some(cat) = catalog_mut(doc) else { return };
-    let mut ext = match cat.get(b"Extensions") {
-        Some(Object::Dict(d)) => d.clone(),
-        _ => Dict::new(),
-    };
-    let level = match ext.get(b"ADBE") {
-        Some(Object::Dict(a)) => a.int(b"ExtensionLevel").unwrap_or(0),
-        _ => 0,
-    };
-    if level < 8 {
-        let mut adbe = Dict::new();
-        adbe.set(b"BaseVersion", Object::Name(b"1.7".to_vec()));
-        adbe.set(b"ExtensionLevel", Object::Int(8));
-        ext.set(b"ADBE", Object::Dict(adbe));
-        cat.set(b"Extensions", Object::Dict(ext));
-    }
-}
-
-/// Sets the trailer's /ID: the input's first element kept (a document's permanent
-/// identifier), the second new; both new when the input had none. Returns the first.
-pub(crate) fn set_id(doc: &mut Document) -> Result<Vec<u8>> {
-    let fresh: [u8; 16] = random::bytes()?;
-    let id0 = match doc.trailer.get(b"ID") {
-        Some(Object::Array(a)) => match a.first() {
-            Some(Object::Str(s, _)) if !s.is_empty() => s.clone(),
-            _ => fresh.to_vec(),
-        },
-        _ => fresh.to_vec(),
-    };
-    let id1 = if id0 == fresh {
-        fresh.to_vec()
-    } else {
-        random::bytes::<16>()?.to_vec()
-    };
-    doc.trailer.set(
-        b"ID",
-        Object::Array(vec![
-            Object::Str(id0.clone(), StrForm::Hex),
-            Object::Str(id1, StrForm::Hex),
-        ]),
-    );
-    Ok(id0)
-}
-
-/// Counts of what [`encrypt_standard`] encrypted.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Counts {
-    /// Strings (outside object streams).
-    pub strings: usize,
-    /// Streams, object streams included.
-    pub streams: usize,
-}
-
-impl Counts {
-    /// The sum of the counts of every chunk, or the first chunk's error.
-    pub(crate) fn total(chunks: Vec<Result<Counts>>) -> Result<Counts> {
-        chunks.into_iter().try_fold(Counts::default(), |t, c| {
-            let c = c?;
-            Ok(Counts {
-                strings: t.strings + c.strings,
-                streams: t.streams + c.streams,
-            })
-        })
-    }
-}
-
-/// Phase 5: encrypts every string and stream of the top-level objects of `p` with
-/// `handler`: strings with /StrF, streams with /StmF, except metadata streams when
-/// /EncryptMetadata is false and the /Contents of signature dictionaries. Object streams
-/// are streams here, so they are encrypted as a whole. Call before the /Encrypt dictionary
-/// is added.
-pub fn encrypt_standard(p: &mut Packed, handler: &Handler) -> Result<Counts> {
-    let enc = &handler.enc;
-    let strf = enc.filter(&enc.strf);
-    let stmf = enc.filter(&enc.stmf);
-    let results = par::chunks(&mut p.objects, weight, |chunk| {
-        let mut rng = Rng::new();
-        let mut counts = Counts::default();
-        let mut failed: Option<Error> = None;
-        for t in chunk {
-            let id = t.id();
-            for_strings(&mut t.obj, &mut |s, form| {
-                match handler.encrypt(&strf, id, s, &mut rng) {
-                    Ok(c) => {
-                        *s = c;
-                        // Ciphertext is binary: literal form costs ~1% in escapes, hex 100%.
-                        *form = StrForm::Literal;
-                    }
-                    Err(e) => failed = Some(e),
-                }
-                counts.strings += 1;
-            });
-            if let Some(e) = failed.take() {
-                return Err(e);
-            }
-            if let Object::Stream(s) = &mut t.obj {
-                if s.dict.has_type(b"Metadata") && !enc.encrypt_metadata {
-                    continue;
-                }
-                s.data = handler.encrypt(&stmf, id, &s.data, &mut rng)?;
-                counts.streams += 1;
-            }
-        }
-        Ok(counts)
-    });
-    Counts::total(results)
-}
-
-/// The work an object is for the encryptor: its stream data, or a little for the rest.
-pub(crate) fn weight(t: &TopObject) -> usize {
-    match &t.obj {
-        Object::Stream(s) => s.data.len() + 64,
-        _ => 64,
-    }
-}
-
-/// Encrypts `input` as `opts` says (all phases; see the module documentation). Before
-/// the bytes are returned, they are read back and checked to hold the document read
-/// ([`repair::check_written`]).
+/// Encrypts `input` as `opts` says: the phases of [`crate::phases`] one after the other
+/// (see the module documentation). Before the bytes are returned, a Standard-handler
+/// output is read back and checked to hold the document read ([`repair::check_written`]).
 pub fn encrypt(input: &[u8], opts: &Options<'_>) -> Result<Encrypted> {
     encrypt_with(input, opts, &Limits::default())
 }
 
 /// [`encrypt`] within `limits`.
 pub fn encrypt_with(input: &[u8], opts: &Options<'_>, limits: &Limits) -> Result<Encrypted> {
-    let cipher = match opts.cipher {
-        Cipher::Standard(c) => c,
-        Cipher::Lwc(c) => return encrypt_lwc(input, c, opts, limits),
-    };
-    if cipher.weak() && !opts.allow_weak {
-        return Err(Error::Invalid(format!(
-            "{} is weak: RC4 is broken and PDF 2.0 deprecates it; use aes-256, or allow weak \
-             ciphers explicitly (--allow-weak) to write it anyway",
-            cipher.name()
-        )));
-    }
-    if !opts.encrypt_metadata && cipher == StdCipher::Rc4_128 {
-        return Err(Error::Invalid(
-            "rc4-128 (revision 3) always encrypts metadata; EncryptMetadata false needs aes-128 \
-             or aes-256"
-                .into(),
-        ));
-    }
-    let opened = open_with(input, opts.input_password, limits)?;
-    let remark = user_only_remark(&opened);
+    check_options(opts)?;
+    let opened = phases::open(input, opts.input_password, limits)?;
+    let remark = opened.user_only_remark();
     let Opened {
         mut doc,
         auth,
@@ -632,162 +95,74 @@ pub fn encrypt_with(input: &[u8], opts: &Options<'_>, limits: &Limits) -> Result
         ..
     } = opened;
     warnings.extend(remark);
-    let (id0, notes) = prepare_with(&mut doc, cipher, opts.encrypt_metadata, limits)?;
+    warnings.extend(phases::prepare(
+        &mut doc,
+        opts.cipher,
+        opts.encrypt_metadata,
+        limits,
+    )?);
     repair::check_prepared(&census, &doc)?;
-    warnings.extend(notes);
-    let new = standard::new_handler(
-        cipher,
+    let keys = phases::keys(
+        &doc,
+        opts.cipher,
         opts.user_password,
         opts.owner_password,
         opts.permissions,
         opts.encrypt_metadata,
-        &id0,
     )?;
-    warnings.extend(new.warnings);
-    let layout = Layout::like_input(&doc);
-    let mut packed = writer::pack(doc, layout);
-    let counts = encrypt_standard(&mut packed, &new.handler)?;
-    let enc_ref = packed.add(Object::Dict(new.dict));
-    packed
-        .trailer
-        .set(b"Encrypt", Object::Ref(enc_ref.0, enc_ref.1));
-    let bytes = writer::serialize(&packed);
-    repair::check_written(&census, &bytes, Some(&new.handler), limits)?;
+    warnings.extend(keys.warnings.iter().cloned());
+    let mut packed = phases::pack(doc, &keys);
+    let counts = phases::encrypt(&mut packed, &keys)?;
+    let written = phases::write(&mut packed, &keys)?;
+    if let Some(h) = keys.handler() {
+        repair::check_written(&census, &written.bytes, Some(h), limits)?;
+    }
+    let lwc = written.payload_bytes.is_some();
     Ok(Encrypted {
-        bytes,
+        bytes: written.bytes,
         warnings,
         input_auth: auth,
         strings: counts.strings,
         streams: counts.streams,
         objects: packed.object_count(),
-        object_streams: packed.has_object_streams(),
-        xref_stream: packed.xref_stream,
-        payload_bytes: None,
+        object_streams: lwc || packed.has_object_streams(),
+        xref_stream: lwc || packed.xref_stream,
+        payload_bytes: written.payload_bytes,
     })
 }
 
-/// Phase 2 for a lightweight cipher: as [`prepare`] (without the version and extension
-/// changes: the payload is read by cipherlab only), and every generation made 0 so that
-/// everything but streams goes into (encrypted) object streams.
-pub fn prepare_lwc(doc: &mut Document) -> Result<Vec<String>> {
-    let mut notes = remove_crypt_filters(doc);
-    // An object stream still here is one whose objects could not be read: in a payload a
-    // reader would take it for a container of ours and find it unreadable.
-    let before = doc.objects.len();
-    doc.objects
-        .retain(|_, (_, o)| !matches!(o, Object::Stream(s) if s.dict.has_type(b"ObjStm")));
-    if doc.objects.len() < before {
-        notes.push(format!(
-            "{} unreadable object stream{} left out",
-            before - doc.objects.len(),
-            if before - doc.objects.len() == 1 {
-                ""
-            } else {
-                "s"
+/// The options that no cipher's phases would catch, refused before the input is read: a
+/// weak cipher not allowed, and /EncryptMetadata false where the cipher cannot leave
+/// metadata in the clear.
+fn check_options(opts: &Options<'_>) -> Result<()> {
+    match opts.cipher {
+        Cipher::Standard(cipher) => {
+            if cipher.weak() && !opts.allow_weak {
+                return Err(Error::Invalid(format!(
+                    "{} is weak: RC4 is broken and PDF 2.0 deprecates it; use aes-256, or allow \
+                     weak ciphers explicitly (--allow-weak) to write it anyway",
+                    cipher.name()
+                )));
             }
-        ));
-    }
-    doc.drop_unreachable();
-    exact_trailer_refs(doc);
-    lwc::seal::normalize_generations(doc);
-    compress_streams(doc, false);
-    set_id(doc)?;
-    Ok(notes)
-}
-
-/// Makes the trailer's /Root and /Info exact references to objects of the document, so
-/// that the payload's trailer holds nothing but what its manifest binds:
-///
-/// - a /Root or /Info whose number names an object but whose generation does not (the
-///   reader took it by its number, as other readers do) gets that object's generation;
-/// - a direct /Info dictionary (ISO 32000 asks for a reference) becomes an object of its
-///   own, encrypted in an object stream like the rest;
-/// - an /Info that leads nowhere (a dangling reference, `null`) goes.
-fn exact_trailer_refs(doc: &mut Document) {
-    for k in [&b"Root"[..], b"Info"] {
-        if let Some(Object::Ref(n, _)) = doc.trailer.get(k)
-            && let Some((g, _)) = doc.objects.get(n)
-        {
-            let (n, g) = (*n, *g);
-            doc.trailer.set(k, Object::Ref(n, g));
+            if !opts.encrypt_metadata && cipher == StdCipher::Rc4_128 {
+                return Err(Error::Invalid(
+                    "rc4-128 (revision 3) always encrypts metadata; EncryptMetadata false needs \
+                     aes-128 or aes-256"
+                        .into(),
+                ));
+            }
+        }
+        Cipher::Lwc(cipher) => {
+            if !opts.encrypt_metadata {
+                return Err(Error::Invalid(format!(
+                    "{} encrypts everything, metadata too: --no-encrypt-metadata is for aes-128 \
+                     and aes-256",
+                    cipher.name()
+                )));
+            }
         }
     }
-    match doc.trailer.get(b"Info") {
-        None => {}
-        Some(Object::Ref(n, _)) if doc.objects.contains_key(n) => {}
-        Some(Object::Dict(d)) => {
-            let d = d.clone();
-            let last = doc.objects.keys().next_back().copied().unwrap_or(0);
-            let num = match last.checked_add(1) {
-                Some(n) => n,
-                None => (1..u32::MAX)
-                    .find(|n| !doc.objects.contains_key(n))
-                    .unwrap_or(1),
-            };
-            doc.objects.insert(num, (0, Object::Dict(d)));
-            doc.trailer.set(b"Info", Object::Ref(num, 0));
-        }
-        Some(_) => {
-            doc.trailer.remove(b"Info");
-        }
-    }
-}
-
-/// Encrypts with a lightweight cipher: the payload (every string and stream sealed, the
-/// manifest), wrapped in an unencrypted PDF 2.0 document.
-fn encrypt_lwc(
-    input: &[u8],
-    cipher: LwcCipher,
-    opts: &Options<'_>,
-    limits: &Limits,
-) -> Result<Encrypted> {
-    if !opts.encrypt_metadata {
-        return Err(Error::Invalid(format!(
-            "{} encrypts everything, metadata too: --no-encrypt-metadata is for aes-128 and \
-             aes-256",
-            cipher.name()
-        )));
-    }
-    let opened = open_with(input, opts.input_password, limits)?;
-    let remark = user_only_remark(&opened);
-    let Opened {
-        mut doc,
-        auth,
-        mut warnings,
-        census,
-        ..
-    } = opened;
-    warnings.extend(remark);
-    warnings.extend(prepare_lwc(&mut doc)?);
-    repair::check_prepared(&census, &doc)?;
-    let (keys, enc) = lwc::keys::LwcKeys::create(
-        cipher,
-        opts.user_password,
-        opts.owner_password,
-        opts.permissions,
-        lwc::keys::id_bytes(&doc.trailer),
-    )?;
-    if opts.user_password == opts.owner_password {
-        warnings.push(
-            "the user and owner passwords are the same: whoever opens the file is its owner".into(),
-        );
-    }
-    let mut packed = writer::pack(doc, lwc::seal::LAYOUT);
-    let (strings, streams) = lwc::seal::seal_objects(&mut packed, &keys)?;
-    lwc::seal::finish(&mut packed, &keys, enc)?;
-    let payload = writer::serialize(&packed);
-    let bytes = wrapper::wrap(&payload, cipher)?;
-    Ok(Encrypted {
-        bytes,
-        warnings,
-        input_auth: auth,
-        strings,
-        streams,
-        objects: packed.object_count(),
-        object_streams: true,
-        xref_stream: true,
-        payload_bytes: Some(payload.len()),
-    })
+    Ok(())
 }
 
 /// Encrypting an empty-looking input must still say why it fails; used by tests.

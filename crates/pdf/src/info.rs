@@ -53,7 +53,7 @@ pub struct EncryptionInfo {
     /// R6: whether /Perms matched /P and /EncryptMetadata (when the file could be opened).
     pub perms_ok: Option<bool>,
     /// R2-R4 opened with the owner password: the recovered user password.
-    pub recovered_user_password: Option<Vec<u8>>,
+    pub recovered_user_password: Option<zeroize::Zeroizing<Vec<u8>>>,
 }
 
 /// An unencrypted wrapper document's encrypted payload, as reported.

@@ -5,7 +5,7 @@
 //!   SASLprep'd passwords), user or owner password, /EncryptMetadata false, per-stream
 //!   /Crypt filters, embedded-file filters (/EFF) -- and for writing: AES-256 (V 5 R 6,
 //!   the default), AES-128 (V 4 R 4) and RC4-128 (V 2 R 3, weak, only when asked), with
-//!   object streams and cross-reference streams kept ([`encrypt`], [`standard`]).
+//!   object streams and cross-reference streams kept ([`encrypt()`], [`standard`]).
 //! - Lightweight ciphers (Ascon, Xoodyak, ISAP from `cipherlab-lwc`, through the
 //!   catalogue) as **authenticated** crypt filters: every string and stream sealed with a
 //!   fresh nonce and associated data binding its place in the file, a sealed manifest,
@@ -88,9 +88,12 @@ pub mod lexer;
 pub mod limits;
 pub mod lwc;
 pub mod object;
+pub mod open;
 pub mod par;
+pub mod password;
 pub mod permissions;
 pub mod phases;
+pub mod prepare;
 pub mod random;
 pub mod repair;
 pub mod security;
@@ -102,91 +105,15 @@ pub mod xref;
 use std::path::Path;
 
 pub use document::{Document, Pdf};
-pub use encrypt::{Cipher, Encrypted, Options, Protection, encrypt, encrypt_with};
+pub use encrypt::{Cipher, Encrypted, Options, encrypt, encrypt_with};
 pub use error::{Error, Result};
 pub use info::{Info, info};
 pub use limits::Limits;
 pub use lwc::LwcCipher;
+pub use open::{Decrypted, Protection, decrypt, decrypt_with};
 pub use repair::Census;
 pub use security::{Auth, Handler, PasswordKind};
 pub use standard::StdCipher;
-
-/// The result of [`decrypt`].
-#[derive(Debug)]
-pub struct Decrypted {
-    /// The decrypted file.
-    pub bytes: Vec<u8>,
-    /// Which password opened it (`None`: the input was not encrypted).
-    pub auth: Option<Auth>,
-    /// What protected the input: an authenticated payload, the Standard handler (not
-    /// authenticated), or nothing.
-    pub protection: Protection,
-    /// Repairs and oddities met while reading.
-    pub warnings: Vec<String>,
-    /// Number of strings decrypted.
-    pub strings: usize,
-    /// Streams decrypted.
-    pub streams: usize,
-    /// The layout written.
-    pub object_streams: bool,
-    /// A cross-reference stream was written.
-    pub xref_stream: bool,
-}
-
-/// Decrypts `input` with `password` (the empty user password when `None`) and writes it
-/// as an unencrypted PDF. An unencrypted input is rewritten the same way; a wrapper
-/// document around an LWC payload gives the payload's document, every object of it
-/// authenticated first. A damaged input is repaired where that yields the whole document
-/// and refused ([`Error::Incomplete`]) where it does not ([`repair`]).
-pub fn decrypt(input: &[u8], password: Option<&str>) -> Result<Decrypted> {
-    decrypt_with(input, password, &Limits::default())
-}
-
-/// [`decrypt`] within `limits`.
-pub fn decrypt_with(input: &[u8], password: Option<&str>, limits: &Limits) -> Result<Decrypted> {
-    let encrypt::Opened {
-        doc,
-        auth,
-        protection,
-        mut warnings,
-        census,
-        ..
-    } = encrypt::open_with(input, password, limits)?;
-    if !protection.authenticated() && auth.as_ref().is_some_and(|a| a.perms_ok == Some(false)) {
-        warnings.push(
-            "/Perms does not match /P and /EncryptMetadata: the permissions were altered".into(),
-        );
-    }
-    if let Protection::Standard { plaintext, .. } = &protection {
-        let content: Vec<&str> = plaintext
-            .iter()
-            .copied()
-            .filter(|p| *p != "metadata")
-            .collect();
-        if !content.is_empty() {
-            warnings.push(format!(
-                "NOT ENCRYPTED: this file's {} are stored in the clear (the /Identity crypt \
-                 filter): anyone could have written them, with or without the password; do not \
-                 trust this document's content because a password opened it",
-                content.join(" and ")
-            ));
-        }
-    }
-    let layout = writer::Layout::like_input(&doc);
-    let (strings, streams) = (doc.strings_decrypted, doc.streams_decrypted);
-    let bytes = writer::write(doc, layout);
-    repair::check_written(&census, &bytes, None, limits)?;
-    Ok(Decrypted {
-        bytes,
-        auth,
-        protection,
-        warnings,
-        strings,
-        streams,
-        object_streams: layout.object_streams,
-        xref_stream: layout.xref_stream,
-    })
-}
 
 /// Writes `bytes` to `path` as a whole or not at all ([`cipherlab_outfile`]: a temporary
 /// file in the same directory, unnamed where the filesystem allows, put in place when

@@ -1,49 +1,312 @@
 //! The phases of PDF encryption and decryption as separate calls, for a study that times
-//! them apart ("parse", "encrypt all strings and streams", "write"; and the same for
-//! decryption). Each phase takes what the previous one returned; nothing is timed here.
+//! them apart; nothing is timed here.
 //!
-//! Encryption (Standard handler):
+//! Encryption: [`crate::encrypt()`] is exactly these calls in this order (with checks of
+//! what the document must still hold between them), for every cipher:
 //!
 //! ```no_run
-//! use cipherlab_pdf::{StdCipher, encrypt, phases, standard, writer};
+//! use cipherlab_pdf::{Cipher, Limits, StdCipher, phases};
 //! # let input = std::fs::read("in.pdf")?;
-//! let mut doc = encrypt::open(&input, None)?.doc;                        // parse
-//! let (id0, _) = encrypt::prepare(&mut doc, StdCipher::Aes256, true)?;    // prepare
-//! let new = standard::new_handler(StdCipher::Aes256, "u", "o", -4, true, &id0)?; // keys
-//! let mut file = writer::pack(doc, writer::Layout { object_streams: true, xref_stream: true });
-//! encrypt::encrypt_standard(&mut file, &new.handler)?;                   // encrypt
-//! phases::finish_standard(&mut file, new.dict);
-//! let bytes = writer::serialize(&file);                                  // write
+//! let (cipher, limits) = (Cipher::Standard(StdCipher::Aes256), Limits::default());
+//! let mut doc = phases::open(&input, None, &limits)?.doc;     // open
+//! phases::prepare(&mut doc, cipher, true, &limits)?;         // prepare
+//! let keys = phases::keys(&doc, cipher, "u", "o", -4, true)?; // keys
+//! let mut file = phases::pack(doc, &keys);                    // pack
+//! phases::encrypt(&mut file, &keys)?;                         // encrypt
+//! let bytes = phases::write(&mut file, &keys)?.bytes;         // write
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! With a lightweight cipher, `encrypt::prepare_lwc`, `lwc::keys::LwcKeys::create`,
-//! `writer::pack(doc, lwc::seal::LAYOUT)`, `lwc::seal::seal_objects` (the encryption),
-//! `lwc::seal::finish`, `writer::serialize`, then `wrapper::wrap`.
-//!
-//! Decryption: [`read_raw`] (parse: top-level objects as they are in the file, still
-//! encrypted, object streams unexpanded), then [`decrypt_standard`] or
+//! Decryption: [`crate::decrypt()`] is [`open`] (parse, authenticate, decrypt, repair)
+//! and `writer::write`. For timing decryption apart from parsing there is a strict path
+//! for well-formed files: [`read_raw`] (parse: top-level objects as they are in the file,
+//! still encrypted, object streams unexpanded), then [`decrypt_standard`] or
 //! [`decrypt_lwc`] (every string and stream of the top-level objects, object streams as a
 //! whole), then [`expand`] (parse the object streams) and `writer::write`.
 //! [`decrypt_standard`] applies the rules of what cipherlab and common producers write
 //! (/StrF, /StmF, /Crypt stream filters, /EFF for /Type /EmbeddedFile streams, metadata
-//! when /EncryptMetadata is false); [`crate::decrypt`] is the full-fidelity path for
+//! when /EncryptMetadata is false); [`crate::decrypt()`] is the full-fidelity path for
 //! arbitrary files (repair, /EFF found through /EF references, lenient padding).
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::document::{Document, Pdf, for_strings, parse_object_stream, take_crypt_filter};
-use crate::encrypt::{Counts, weight};
 use crate::error::{Error, Result};
-use crate::lwc::keys::LwcKeys;
-use crate::object::{Dict, Object};
+use crate::limits::Limits;
+use crate::lwc::keys::{LwcKeys, id_bytes};
+use crate::lwc::{LwcCipher, seal};
+use crate::object::{Dict, Object, StrForm};
+use crate::open::Opened;
 use crate::par;
+use crate::prepare::{prepare_lwc, prepare_with};
+use crate::random::Rng;
 use crate::security::Handler;
-use crate::writer::{Packed, TopObject};
+use crate::standard::{self, StdCipher};
+use crate::wrapper;
+use crate::writer::{self, Layout, Packed, TopObject};
 use crate::xref::Entry;
 
+/// What to encrypt with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cipher {
+    /// A cipher of the Standard security handler, which every reader opens.
+    Standard(StdCipher),
+    /// A lightweight AEAD as an authenticated crypt filter ([`crate::lwc`]), the document
+    /// carried in an unencrypted wrapper ([`crate::wrapper`]).
+    Lwc(LwcCipher),
+}
+
+impl Cipher {
+    /// The name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Cipher::Standard(c) => c.name(),
+            Cipher::Lwc(c) => c.name(),
+        }
+    }
+
+    /// The cipher called `name` (`aes-256`, `aes-128`, `rc4-128`, `ascon-aead128`, ...).
+    pub fn parse(name: &str) -> Option<Cipher> {
+        StdCipher::parse(name)
+            .map(Cipher::Standard)
+            .or_else(|| LwcCipher::parse(name).map(Cipher::Lwc))
+    }
+
+    /// Every cipher's name, the standard ones first.
+    pub fn names() -> Vec<&'static str> {
+        StdCipher::ALL
+            .iter()
+            .map(|c| c.name())
+            .chain(LwcCipher::all().map(|c| c.name()))
+            .collect()
+    }
+}
+
+/// Phase "open": parses `input` and, if it is encrypted, authenticates `password` and
+/// decrypts it ([`crate::open::open_with`]).
+pub fn open(input: &[u8], password: Option<&str>, limits: &Limits) -> Result<Opened> {
+    crate::open::open_with(input, password, limits)
+}
+
+/// Phase "prepare": makes `doc` ready for `cipher` ([`prepare_with`] for a Standard cipher,
+/// [`prepare_lwc`] for a lightweight one); returns remarks.
+pub fn prepare(
+    doc: &mut Document,
+    cipher: Cipher,
+    encrypt_metadata: bool,
+    limits: &Limits,
+) -> Result<Vec<String>> {
+    match cipher {
+        Cipher::Standard(c) => prepare_with(doc, c, encrypt_metadata, limits).map(|(_, n)| n),
+        Cipher::Lwc(_) => prepare_lwc(doc),
+    }
+}
+
+/// The keys of a new encryption ([`keys`]).
+pub struct NewKeys {
+    /// The file key and the /Encrypt dictionary, by handler.
+    pub kind: KeyKind,
+    /// Things the user should know (a password truncated, both passwords equal).
+    pub warnings: Vec<String>,
+}
+
+/// The keys of a new encryption, by handler.
+pub enum KeyKind {
+    /// The Standard security handler ([`standard::new_handler`]).
+    Standard {
+        /// Encrypts strings and streams.
+        handler: Handler,
+        /// The /Encrypt dictionary to write.
+        dict: Dict,
+    },
+    /// A lightweight cipher ([`LwcKeys::create`]).
+    Lwc {
+        /// The cipher.
+        cipher: LwcCipher,
+        /// Seals strings and streams.
+        keys: LwcKeys,
+        /// The payload's /Encrypt dictionary (its manifest added by [`write()`]).
+        dict: Dict,
+    },
+}
+
+impl NewKeys {
+    /// The Standard handler, if that is what these keys are for.
+    pub fn handler(&self) -> Option<&Handler> {
+        match &self.kind {
+            KeyKind::Standard { handler, .. } => Some(handler),
+            KeyKind::Lwc { .. } => None,
+        }
+    }
+}
+
+/// Phase "keys": the file key and the /Encrypt dictionary for `cipher` from the two
+/// passwords, permissions `p` and /EncryptMetadata, bound to the /ID that [`prepare`] gave
+/// `doc`.
+pub fn keys(
+    doc: &Document,
+    cipher: Cipher,
+    user: &str,
+    owner: &str,
+    p: i32,
+    encrypt_metadata: bool,
+) -> Result<NewKeys> {
+    match cipher {
+        Cipher::Standard(c) => {
+            let id0 = match doc.trailer.get(b"ID") {
+                Some(Object::Array(a)) => a.first().and_then(Object::as_str).unwrap_or(&[]),
+                _ => &[],
+            };
+            let new = standard::new_handler(c, user, owner, p, encrypt_metadata, id0)?;
+            Ok(NewKeys {
+                kind: KeyKind::Standard {
+                    handler: new.handler,
+                    dict: new.dict,
+                },
+                warnings: new.warnings,
+            })
+        }
+        Cipher::Lwc(c) => {
+            let (keys, dict) = LwcKeys::create(c, user, owner, p, id_bytes(&doc.trailer))?;
+            let mut warnings = Vec::new();
+            if user == owner {
+                warnings.push(
+                    "the user and owner passwords are the same: whoever opens the file is its \
+                     owner"
+                        .into(),
+                );
+            }
+            Ok(NewKeys {
+                kind: KeyKind::Lwc {
+                    cipher: c,
+                    keys,
+                    dict,
+                },
+                warnings,
+            })
+        }
+    }
+}
+
+/// Phase "pack": the layout of the file to write -- object streams as the input had them
+/// (Standard handler), or everything but streams in object streams ([`seal::LAYOUT`]).
+pub fn pack(doc: Document, keys: &NewKeys) -> Packed {
+    let layout = match keys.kind {
+        KeyKind::Standard { .. } => Layout::like_input(&doc),
+        KeyKind::Lwc { .. } => seal::LAYOUT,
+    };
+    writer::pack(doc, layout)
+}
+
+/// Phase "encrypt": every string and stream of the top-level objects of `p`
+/// ([`encrypt_standard`], or [`seal::seal_objects`] for a lightweight cipher).
+pub fn encrypt(p: &mut Packed, keys: &NewKeys) -> Result<Counts> {
+    match &keys.kind {
+        KeyKind::Standard { handler, .. } => encrypt_standard(p, handler),
+        KeyKind::Lwc { keys, .. } => {
+            seal::seal_objects(p, keys).map(|(strings, streams)| Counts { strings, streams })
+        }
+    }
+}
+
+/// What [`write()`] wrote.
+#[derive(Debug)]
+pub struct Written {
+    /// The file.
+    pub bytes: Vec<u8>,
+    /// For a lightweight cipher: the size of the encrypted payload inside the wrapper.
+    pub payload_bytes: Option<usize>,
+}
+
+/// Phase "write": the /Encrypt dictionary added ([`finish_standard`]; [`seal::finish`] with
+/// the manifest), the file serialised, and a lightweight cipher's payload wrapped
+/// ([`wrapper::wrap`]).
+pub fn write(p: &mut Packed, keys: &NewKeys) -> Result<Written> {
+    match &keys.kind {
+        KeyKind::Standard { dict, .. } => {
+            finish_standard(p, dict.clone());
+            Ok(Written {
+                bytes: writer::serialize(p),
+                payload_bytes: None,
+            })
+        }
+        KeyKind::Lwc { cipher, keys, dict } => {
+            seal::finish(p, keys, dict.clone())?;
+            let payload = writer::serialize(p);
+            Ok(Written {
+                bytes: wrapper::wrap(&payload, *cipher)?,
+                payload_bytes: Some(payload.len()),
+            })
+        }
+    }
+}
+
+/// Counts of what a phase encrypted or decrypted.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Counts {
+    /// Strings (outside object streams).
+    pub strings: usize,
+    /// Streams, object streams included.
+    pub streams: usize,
+}
+
+impl Counts {
+    /// The sum of the counts of every chunk, or the first chunk's error.
+    pub(crate) fn total(chunks: Vec<Result<Counts>>) -> Result<Counts> {
+        chunks.into_iter().try_fold(Counts::default(), |t, c| {
+            let c = c?;
+            Ok(Counts {
+                strings: t.strings + c.strings,
+                streams: t.streams + c.streams,
+            })
+        })
+    }
+}
+
+/// Phase 5: encrypts every string and stream of the top-level objects of `p` with
+/// `handler`: strings with /StrF, streams with /StmF, except metadata streams when
+/// /EncryptMetadata is false and the /Contents of signature dictionaries. Object streams
+/// are streams here, so they are encrypted as a whole. Call before the /Encrypt dictionary
+/// is added.
+pub fn encrypt_standard(p: &mut Packed, handler: &Handler) -> Result<Counts> {
+    let enc = &handler.enc;
+    let strf = enc.filter(&enc.strf);
+    let stmf = enc.filter(&enc.stmf);
+    let results = par::chunks(&mut p.objects, TopObject::weight, |chunk| {
+        let mut rng = Rng::new();
+        let mut counts = Counts::default();
+        let mut failed: Option<Error> = None;
+        for t in chunk {
+            let id = t.id();
+            for_strings(&mut t.obj, &mut |s, form| {
+                match handler.encrypt(&strf, id, s, &mut rng) {
+                    Ok(c) => {
+                        *s = c;
+                        // Ciphertext is binary: literal form costs ~1% in escapes, hex 100%.
+                        *form = StrForm::Literal;
+                    }
+                    Err(e) => failed = Some(e),
+                }
+                counts.strings += 1;
+            });
+            if let Some(e) = failed.take() {
+                return Err(e);
+            }
+            if let Object::Stream(s) = &mut t.obj {
+                if s.dict.has_type(b"Metadata") && !enc.encrypt_metadata {
+                    continue;
+                }
+                s.data = handler.encrypt(&stmf, id, &s.data, &mut rng)?;
+                counts.streams += 1;
+            }
+        }
+        Ok(counts)
+    });
+    Counts::total(results)
+}
+
 /// Adds the /Encrypt dictionary `dict` to an encrypted [`Packed`] file and names it in the
-/// trailer (after [`crate::encrypt::encrypt_standard`], so it is never encrypted).
+/// trailer (after [`encrypt_standard`], so it is never encrypted).
 pub fn finish_standard(p: &mut Packed, dict: Dict) {
     let r = p.add(Object::Dict(dict));
     p.trailer.set(b"Encrypt", Object::Ref(r.0, r.1));
@@ -111,7 +374,7 @@ pub fn read_raw(input: &[u8]) -> Result<RawFile> {
 pub fn decrypt_standard(raw: &mut RawFile, h: &Handler) -> Result<Counts> {
     let e = &h.enc;
     let strf = e.filter(&e.strf);
-    let results = par::chunks(&mut raw.objects, weight, |chunk| {
+    let results = par::chunks(&mut raw.objects, TopObject::weight, |chunk| {
         let mut c = Counts::default();
         for t in chunk {
             let id = t.id();
@@ -154,7 +417,7 @@ pub fn decrypt_standard(raw: &mut RawFile, h: &Handler) -> Result<Counts> {
 /// and authenticated (its dictionary's strings and its data). The checks of the file as a
 /// whole (plaintext objects, the manifest) are [`crate::lwc::open::decrypt_payload`]'s.
 pub fn decrypt_lwc(raw: &mut RawFile, keys: &LwcKeys) -> Result<Counts> {
-    let results = par::chunks(&mut raw.objects, weight, |chunk| {
+    let results = par::chunks(&mut raw.objects, TopObject::weight, |chunk| {
         let mut cipher = keys.init()?;
         let mut c = Counts::default();
         for t in chunk {

@@ -1,33 +1,23 @@
-//! The PDF Standard Security Handler (ISO 32000-2 §7.6.4): the /Encrypt dictionary,
-//! password authentication (Algorithms 2, 2.A, 2.B, 3-7 run backwards, 8-13) and
-//! per-object decryption and encryption (Algorithm 1, 1.a). Making a new /Encrypt
-//! dictionary from passwords is [`crate::standard`]'s job.
+//! The PDF Standard Security Handler (ISO 32000-2 §7.6.4): the /Encrypt dictionary and
+//! per-object decryption and encryption (Algorithm 1, 1.a) with an authenticated
+//! [`Handler`]. Passwords -- authentication and the key algorithms -- are
+//! [`crate::password`]'s; making a new /Encrypt dictionary is [`crate::standard`]'s.
 //!
 //! RC4 is the catalogue's [`cipherlab_ciphers::rc4::Rc4Key`]; AES-CBC comes from the
-//! RustCrypto `aes`/`cbc` crates, MD5 and SHA-2 from `md-5`/`sha2`, SASLprep (RFC 4013)
-//! from `stringprep`.
+//! RustCrypto `aes`/`cbc` crates, MD5 from `md-5`.
 
 use std::collections::BTreeMap;
 
 use aes::{Aes128, Aes256};
 use cipher::array::Array;
-use cipher::{
-    BlockCipherDecrypt, BlockCipherEncrypt, BlockModeDecrypt, BlockModeEncrypt, KeyInit, KeyIvInit,
-};
+use cipher::{BlockCipherEncrypt, BlockModeDecrypt, BlockModeEncrypt, KeyInit, KeyIvInit};
 use cipherlab_ciphers::rc4::Rc4Key;
 use md5::{Digest, Md5};
-use sha2::{Sha256, Sha384, Sha512};
 use zeroize::Zeroizing;
 
 use crate::error::{Error, Result};
 use crate::object::{Dict, ObjId, Object};
 use crate::random::Rng;
-
-/// The 32-byte padding string of Algorithm 2 step (a).
-pub const PAD: [u8; 32] = [
-    0x28, 0xBF, 0x4E, 0x5E, 0x4E, 0x75, 0x8A, 0x41, 0x64, 0x00, 0x4E, 0x56, 0xFF, 0xFA, 0x01, 0x08,
-    0x2E, 0x2E, 0x00, 0xB6, 0xD0, 0x68, 0x3E, 0x80, 0x2F, 0x0C, 0xA9, 0xFE, 0x64, 0x53, 0x69, 0x7A,
-];
 
 /// A crypt filter method (/CFM).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -325,7 +315,7 @@ pub struct Auth {
     pub perms_ok: Option<bool>,
     /// R2-R4 opened with the owner password: the user password recovered from /O
     /// (Algorithm 7), with its padding removed.
-    pub recovered_user_password: Option<Vec<u8>>,
+    pub recovered_user_password: Option<Zeroizing<Vec<u8>>>,
 }
 
 impl Auth {
@@ -364,14 +354,6 @@ pub(crate) fn md5(parts: &[&[u8]]) -> [u8; 16] {
     h.finalize().into()
 }
 
-fn sha256(parts: &[&[u8]]) -> [u8; 32] {
-    let mut h = Sha256::new();
-    for p in parts {
-        h.update(p);
-    }
-    h.finalize().into()
-}
-
 pub(crate) fn rc4(key: &[u8], data: &mut [u8]) {
     if let Some(k) = Rc4Key::new(key) {
         k.apply_keystream_vartime(data);
@@ -384,7 +366,7 @@ fn blocks(data: &mut [u8]) -> &mut [Array<u8, cipher::consts::U16>] {
 }
 
 /// AES-CBC decryption in place without padding (`data.len()` a multiple of 16).
-fn aes_cbc_decrypt(key: &[u8], iv: &[u8], data: &mut [u8]) {
+pub(crate) fn aes_cbc_decrypt(key: &[u8], iv: &[u8], data: &mut [u8]) {
     match key.len() {
         16 => {
             if let Ok(mut d) = cbc::Decryptor::<Aes128>::new_from_slices(key, iv) {
@@ -401,7 +383,7 @@ fn aes_cbc_decrypt(key: &[u8], iv: &[u8], data: &mut [u8]) {
 }
 
 /// AES-128-CBC encryption without padding (Algorithm 2.B step e).
-fn aes128_cbc_encrypt(key: &[u8], iv: &[u8], data: &mut [u8]) {
+pub(crate) fn aes128_cbc_encrypt(key: &[u8], iv: &[u8], data: &mut [u8]) {
     if let Ok(mut e) = cbc::Encryptor::<Aes128>::new_from_slices(key, iv) {
         e.encrypt_blocks(blocks(data));
     }
@@ -433,263 +415,7 @@ pub(crate) fn aes256_block(key: &[u8], block: &mut [u8; 16]) -> Result<()> {
     Ok(())
 }
 
-/// Pads or truncates a password to 32 bytes (Algorithm 2 step a).
-pub(crate) fn pad_password(pw: &[u8]) -> [u8; 32] {
-    let mut out = PAD;
-    let n = pw.len().min(32);
-    out[..n].copy_from_slice(&pw[..n]);
-    out[n..].copy_from_slice(&PAD[..32 - n]);
-    out
-}
-
-/// Algorithm 2: the file key from a (user) password, R2-R4.
-pub(crate) fn file_key_r4(e: &EncryptDict, id0: &[u8], pw: &[u8]) -> Vec<u8> {
-    let n = e.key_len();
-    let mut h = Md5::new();
-    h.update(pad_password(pw));
-    h.update(&e.o[..32]);
-    h.update(e.p.to_le_bytes());
-    h.update(id0);
-    if e.r >= 4 && !e.encrypt_metadata {
-        h.update([0xff; 4]);
-    }
-    let mut k: [u8; 16] = h.finalize().into();
-    if e.r >= 3 {
-        for _ in 0..50 {
-            k = md5(&[&k[..n]]);
-        }
-    }
-    k[..n].to_vec()
-}
-
-/// Algorithms 4 and 5: the /U value a key gives (first 16 bytes compared for R3+).
-fn user_check_r4(e: &EncryptDict, id0: &[u8], key: &[u8]) -> bool {
-    if e.r == 2 {
-        let mut u = PAD;
-        rc4(key, &mut u);
-        return e.u.len() >= 32 && u[..] == e.u[..32];
-    }
-    let mut x = md5(&[&PAD, id0]);
-    rc4(key, &mut x);
-    for i in 1..=19u8 {
-        let k: Vec<u8> = key.iter().map(|b| b ^ i).collect();
-        rc4(&k, &mut x);
-    }
-    x[..] == e.u[..16]
-}
-
-/// Algorithm 7 (run as Algorithm 3 backwards): the padded user password from /O and an
-/// owner password, R2-R4.
-fn user_password_from_owner(e: &EncryptDict, owner_pw: &[u8]) -> [u8; 32] {
-    let n = if e.r == 2 { 5 } else { e.key_len() };
-    let mut k = md5(&[&pad_password(owner_pw)]);
-    if e.r >= 3 {
-        for _ in 0..50 {
-            k = md5(&[&k[..]]);
-        }
-    }
-    let key = &k[..n];
-    let mut out = [0u8; 32];
-    out.copy_from_slice(&e.o[..32]);
-    if e.r == 2 {
-        rc4(key, &mut out);
-    } else {
-        for i in (0..=19u8).rev() {
-            let ki: Vec<u8> = key.iter().map(|b| b ^ i).collect();
-            rc4(&ki, &mut out);
-        }
-    }
-    out
-}
-
-/// Algorithm 2.B (R6): the hash of a password with a salt and (for the owner) /U.
-/// R5 (Adobe extension level 3) uses plain SHA-256.
-pub(crate) fn hash_r6(r: i64, pw: &[u8], salt: &[u8], udata: &[u8]) -> [u8; 32] {
-    let k0 = sha256(&[pw, salt, udata]);
-    if r == 5 {
-        return k0;
-    }
-    // K and K1 are derived from the password: wiped when dropped; K1 reuses one buffer.
-    let mut k = Zeroizing::new(Vec::with_capacity(64));
-    k.extend_from_slice(&k0);
-    let mut k1 = Zeroizing::new(Vec::with_capacity(64 * (pw.len() + 64 + udata.len())));
-    let mut round = 0u32;
-    loop {
-        k1.clear();
-        for _ in 0..64 {
-            k1.extend_from_slice(pw);
-            k1.extend_from_slice(&k);
-            k1.extend_from_slice(udata);
-        }
-        aes128_cbc_encrypt(&k[..16], &k[16..32], &mut k1);
-        let sum: u32 = k1[..16].iter().map(|&b| u32::from(b)).sum();
-        k.clear();
-        match sum % 3 {
-            0 => k.extend_from_slice(&Sha256::digest(&k1[..])),
-            1 => k.extend_from_slice(&Sha384::digest(&k1[..])),
-            _ => k.extend_from_slice(&Sha512::digest(&k1[..])),
-        }
-        let last = u32::from(k1[k1.len() - 1]);
-        round += 1;
-        if round >= 64 && last <= round - 32 {
-            break;
-        }
-        if round > 10_000 {
-            break; // cannot happen (last <= 255); a bound for the reader's peace of mind
-        }
-    }
-    let mut out = [0u8; 32];
-    out.copy_from_slice(&k[..32]);
-    out
-}
-
-/// PDFDocEncoding's bytes 0x18-0x1F and 0x80-0xA0 (ISO 32000-2 Annex D.2).
-fn pdfdoc_special(c: u32) -> Option<u8> {
-    const HIGH: [u32; 33] = [
-        0x2022, 0x2020, 0x2021, 0x2026, 0x2014, 0x2013, 0x0192, 0x2044, 0x2039, 0x203A, 0x2212,
-        0x2030, 0x201E, 0x201C, 0x201D, 0x2018, 0x2019, 0x201A, 0x2122, 0xFB01, 0xFB02, 0x0141,
-        0x0152, 0x0160, 0x0178, 0x017D, 0x0131, 0x0142, 0x0153, 0x0161, 0x017E, 0xFFFF, 0x20AC,
-    ];
-    const LOW: [u32; 8] = [
-        0x02D8, 0x02C7, 0x02C6, 0x02D9, 0x02DD, 0x02DB, 0x02DA, 0x02DC,
-    ];
-    if let Some(i) = HIGH.iter().position(|&u| u == c) {
-        return Some(0x80 + i as u8);
-    }
-    LOW.iter().position(|&u| u == c).map(|i| 0x18 + i as u8)
-}
-
-/// Maps a password to PDFDocEncoding bytes for R2-R4 (ASCII and Latin-1 map directly);
-/// `None` if a character has no PDFDocEncoding byte.
-pub(crate) fn pdfdoc_bytes(pw: &str) -> Option<Vec<u8>> {
-    pw.chars()
-        .map(|c| {
-            let c = c as u32;
-            if c < 0x80 || (0xa1..=0xff).contains(&c) {
-                Some(c as u8)
-            } else {
-                pdfdoc_special(c)
-            }
-        })
-        .collect()
-}
-
-/// The byte strings to try for `pw` at revision `r`, best first.
-fn candidates(r: i64, pw: &str) -> Vec<Vec<u8>> {
-    let mut out = Vec::new();
-    if r >= 5 {
-        if let Ok(p) = stringprep::saslprep(pw) {
-            let b = p.as_bytes();
-            out.push(b[..b.len().min(127)].to_vec());
-        }
-        let b = pw.as_bytes();
-        out.push(b[..b.len().min(127)].to_vec());
-    } else {
-        if let Some(b) = pdfdoc_bytes(pw) {
-            out.push(b);
-        }
-        out.push(pw.as_bytes().to_vec());
-    }
-    out.dedup();
-    out
-}
-
 impl Handler {
-    /// Authenticates `password` as user or owner password (both are tried) and derives
-    /// the file key. `id0` is the first element of the trailer's /ID (empty if absent).
-    pub fn authenticate(enc: &EncryptDict, id0: &[u8], password: &str) -> Result<(Handler, Auth)> {
-        for pw in candidates(enc.r, password) {
-            if let Some(r) = Self::try_bytes(enc, id0, &pw) {
-                return Ok(r);
-            }
-        }
-        Err(Error::WrongPassword(format!(
-            "revision {}, {} password{}",
-            enc.r,
-            if password.is_empty() {
-                "empty"
-            } else {
-                "given"
-            },
-            if enc.r >= 5 { ", SASLprep'd" } else { "" }
-        )))
-    }
-
-    /// [`Handler::authenticate`] with the password's bytes as given.
-    pub fn try_bytes(enc: &EncryptDict, id0: &[u8], pw: &[u8]) -> Option<(Handler, Auth)> {
-        if enc.r <= 4 {
-            let user_key = file_key_r4(enc, id0, pw);
-            let user = user_check_r4(enc, id0, &user_key);
-            let upw = user_password_from_owner(enc, pw);
-            let owner_key = file_key_r4(enc, id0, &upw);
-            let owner = user_check_r4(enc, id0, &owner_key);
-            let key = if owner {
-                owner_key
-            } else if user {
-                user_key
-            } else {
-                return None;
-            };
-            let recovered = owner.then(|| {
-                let end = (0..=32).find(|&i| upw[i..] == PAD[..32 - i]).unwrap_or(32);
-                upw[..end].to_vec()
-            });
-            let h = Handler {
-                enc: enc.clone(),
-                key: Zeroizing::new(key),
-            };
-            return Some((
-                h,
-                Auth {
-                    user,
-                    owner,
-                    perms_ok: None,
-                    recovered_user_password: recovered,
-                },
-            ));
-        }
-        let (u, o) = (&enc.u[..48], &enc.o[..48]);
-        // The two checks are independent; side by side they cost one hash's time.
-        let (owner, user) = crate::par::join(
-            || hash_r6(enc.r, pw, &o[32..40], u) == o[..32],
-            || hash_r6(enc.r, pw, &u[32..40], &[]) == u[..32],
-        );
-        let (ikey, wrapped) = if owner {
-            (hash_r6(enc.r, pw, &o[40..48], u), &enc.oe[..32])
-        } else if user {
-            (hash_r6(enc.r, pw, &u[40..48], &[]), &enc.ue[..32])
-        } else {
-            return None;
-        };
-        let ikey = Zeroizing::new(ikey);
-        let mut key = Zeroizing::new(wrapped.to_vec());
-        aes_cbc_decrypt(&*ikey, &[0u8; 16], &mut key);
-        let perms_ok = (enc.perms.len() >= 16).then(|| {
-            let c = Aes256::new_from_slice(&key).ok();
-            let mut b = Array::<u8, cipher::consts::U16>::default();
-            b.copy_from_slice(&enc.perms[..16]);
-            if let Some(c) = c {
-                c.decrypt_block(&mut b);
-            }
-            &b[9..12] == b"adb"
-                && b[..4] == enc.p.to_le_bytes()
-                && (b[8] == b'T') == enc.encrypt_metadata
-                && matches!(b[8], b'T' | b'F')
-        });
-        Some((
-            Handler {
-                enc: enc.clone(),
-                key,
-            },
-            Auth {
-                user,
-                owner,
-                perms_ok: if enc.r == 6 { perms_ok } else { None },
-                recovered_user_password: None,
-            },
-        ))
-    }
-
     /// A handler for writing: `enc` as [`crate::standard`] made it, with its file key.
     pub(crate) fn new(enc: EncryptDict, key: Zeroizing<Vec<u8>>) -> Handler {
         Handler { enc, key }
@@ -799,20 +525,5 @@ impl Handler {
                 (out, warn)
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #![allow(clippy::unwrap_used)]
-    use super::*;
-
-    #[test]
-    fn pad_and_candidates() {
-        assert_eq!(pad_password(b""), PAD);
-        assert_eq!(&pad_password(b"ab")[..3], &[b'a', b'b', 0x28]);
-        // SASLprep maps the non-ASCII space U+00A0 to a space and removes U+00AD.
-        assert_eq!(candidates(6, "a\u{a0}b\u{ad}c")[0], b"a bc");
-        assert_eq!(candidates(4, "\u{e9}")[0], vec![0xe9]);
     }
 }

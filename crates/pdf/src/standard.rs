@@ -15,11 +15,9 @@ use zeroize::Zeroizing;
 
 use crate::error::{Error, Result};
 use crate::object::{Dict, Object, StrForm};
-use crate::security::{
-    EncryptDict, Handler, PAD, aes_cbc_encrypt, aes256_block, file_key_r4, hash_r6, md5,
-    pad_password, pdfdoc_bytes, rc4,
-};
-use crate::{par, random};
+use crate::password::{file_key_r4, o_value_r4, r4_password, r6_entries, r6_password, u_value_r4};
+use crate::random;
+use crate::security::{EncryptDict, Handler};
 
 /// The standard ciphers we write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -93,143 +91,6 @@ fn hex(b: &[u8]) -> Object {
 
 fn name(n: &str) -> Object {
     Object::Name(n.as_bytes().to_vec())
-}
-
-/// A password as revision 6 hashes it: SASLprep'd (RFC 4013) UTF-8, at most 127 bytes
-/// (ISO 32000-2 §7.6.4.3.3); a longer one is cut, with a warning, since every byte past
-/// the 127th is then ignored by every reader.
-pub(crate) fn r6_password(
-    pw: &str,
-    which: &str,
-    warnings: &mut Vec<String>,
-) -> Result<Zeroizing<Vec<u8>>> {
-    let prepped = Zeroizing::new(
-        stringprep::saslprep(pw)
-            .map_err(|e| {
-                Error::Invalid(format!(
-                    "the {which} password cannot be used: SASLprep (RFC 4013), which PDF 2.0 \
-                     requires, rejects it ({e}); avoid control and unassigned characters"
-                ))
-            })?
-            .into_owned(),
-    );
-    let b = prepped.as_bytes();
-    if b.len() > 127 {
-        warnings.push(format!(
-            "the {which} password is {} bytes long (UTF-8, after SASLprep); aes-256 (revision \
-             6) uses only its first 127: any password that starts with the same 127 bytes \
-             opens the file",
-            b.len()
-        ));
-    }
-    Ok(Zeroizing::new(b[..b.len().min(127)].to_vec()))
-}
-
-/// /U, /UE, /O, /OE and /Perms of revision 6.
-pub(crate) struct R6Entries {
-    pub u: [u8; 48],
-    pub ue: [u8; 32],
-    pub o: [u8; 48],
-    pub oe: [u8; 32],
-    pub perms: [u8; 16],
-}
-
-/// Algorithms 8, 9 and 10: the entries that let `user` and `owner` (prepared with
-/// [`r6_password`]) unwrap `file_key`, and /Perms binding `p` and EncryptMetadata.
-pub(crate) fn r6_entries(
-    user: &[u8],
-    owner: &[u8],
-    file_key: &[u8; 32],
-    p: i32,
-    encrypt_metadata: bool,
-) -> Result<R6Entries> {
-    // Algorithm 8: 8 bytes of validation salt and 8 of key salt for the user password.
-    // The two hashes are independent, and so are the owner's two (which need /U): each
-    // pair runs on two threads.
-    let salts: [u8; 16] = random::bytes()?;
-    let (check, ikey) = par::join(
-        || hash_r6(6, user, &salts[..8], &[]),
-        || Zeroizing::new(hash_r6(6, user, &salts[8..], &[])),
-    );
-    let mut u = [0u8; 48];
-    u[..32].copy_from_slice(&check);
-    u[32..].copy_from_slice(&salts);
-    let mut ue = *file_key;
-    aes_cbc_encrypt(&ikey[..], &[0u8; 16], &mut ue)?;
-    // Algorithm 9: the same for the owner password, with /U mixed in.
-    let salts: [u8; 16] = random::bytes()?;
-    let (check, ikey) = par::join(
-        || hash_r6(6, owner, &salts[..8], &u),
-        || Zeroizing::new(hash_r6(6, owner, &salts[8..], &u)),
-    );
-    let mut o = [0u8; 48];
-    o[..32].copy_from_slice(&check);
-    o[32..].copy_from_slice(&salts);
-    let mut oe = *file_key;
-    aes_cbc_encrypt(&ikey[..], &[0u8; 16], &mut oe)?;
-    // Algorithm 10: /Perms = AES-256-ECB(P, 0xFFFFFFFF, T|F, "adb", 4 random bytes).
-    let mut perms = [0u8; 16];
-    perms[..4].copy_from_slice(&p.to_le_bytes());
-    perms[4..8].fill(0xff);
-    perms[8] = if encrypt_metadata { b'T' } else { b'F' };
-    perms[9..12].copy_from_slice(b"adb");
-    perms[12..].copy_from_slice(&random::bytes::<4>()?);
-    aes256_block(file_key, &mut perms)?;
-    Ok(R6Entries {
-        u,
-        ue,
-        o,
-        oe,
-        perms,
-    })
-}
-
-/// A password as revisions 2-4 use it: PDFDocEncoding bytes, padded or cut to 32.
-fn r4_password(pw: &str, which: &str, warnings: &mut Vec<String>) -> Result<Zeroizing<Vec<u8>>> {
-    let b = pdfdoc_bytes(pw).ok_or_else(|| {
-        Error::Invalid(format!(
-            "the {which} password has characters that PDFDocEncoding cannot represent, which \
-             aes-128 and rc4-128 need; use --cipher aes-256 (Unicode passwords) or another \
-             password"
-        ))
-    })?;
-    if b.len() > 32 {
-        warnings.push(format!(
-            "the {which} password is {} bytes long; aes-128 and rc4-128 use only its first 32 \
-             (aes-256 uses up to 127)",
-            b.len()
-        ));
-    }
-    Ok(Zeroizing::new(b))
-}
-
-/// Algorithm 3: /O from the owner and user passwords (R3 and R4; 128-bit key).
-fn o_value_r4(owner: &[u8], user: &[u8]) -> [u8; 32] {
-    let mut k = Zeroizing::new(md5(&[&pad_password(owner)]));
-    for _ in 0..50 {
-        *k = md5(&[&k[..]]);
-    }
-    let mut o = pad_password(user);
-    rc4(&k[..], &mut o);
-    for i in 1..=19u8 {
-        let ki = Zeroizing::new(k.iter().map(|b| b ^ i).collect::<Vec<u8>>());
-        rc4(&ki, &mut o);
-    }
-    o
-}
-
-/// Algorithm 5: /U from the file key (R3 and R4); the last 16 bytes are arbitrary.
-fn u_value_r4(key: &[u8], id0: &[u8]) -> Result<[u8; 32]> {
-    let mut x = md5(&[&PAD, id0]);
-    rc4(key, &mut x);
-    for i in 1..=19u8 {
-        let ki = Zeroizing::new(key.iter().map(|b| b ^ i).collect::<Vec<u8>>());
-        rc4(&ki, &mut x);
-    }
-    let mut u = [0u8; 32];
-    u[..16].copy_from_slice(&x);
-    u[16..].copy_from_slice(&random::bytes::<16>()?);
-    Ok(u)
 }
 
 /// Makes a handler for `cipher` with the two passwords, permissions `p` (see
@@ -329,7 +190,7 @@ pub fn new_handler(
         d.set(b"O", hex(&o_value_r4(&o, &u)));
         d.set(b"U", hex(&[0u8; 32]));
         let enc = EncryptDict::parse(&d, &identity)?;
-        let key = Zeroizing::new(file_key_r4(&enc, id0, &u));
+        let key = file_key_r4(&enc, id0, &u);
         d.set(b"U", hex(&u_value_r4(&key, id0)?));
         key
     };

@@ -63,6 +63,15 @@ impl TopObject {
     pub fn id(&self) -> ObjId {
         (self.num, self.gen_)
     }
+
+    /// The work this object is for an encryptor or decryptor ([`crate::par::chunks`]):
+    /// its stream data, or a little for the rest.
+    pub fn weight(&self) -> usize {
+        match &self.obj {
+            Object::Stream(s) => s.data.len() + 64,
+            _ => 64,
+        }
+    }
 }
 
 /// A file laid out and ready to serialise.

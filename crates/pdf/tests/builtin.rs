@@ -63,7 +63,7 @@ fn builtin_files_decrypt_with_user_and_owner_password() {
             }
             if r <= 4 && owner {
                 assert_eq!(
-                    auth.recovered_user_password.as_deref(),
+                    auth.recovered_user_password.as_deref().map(|p| &p[..]),
                     Some(user.as_bytes()),
                     "{name}"
                 );

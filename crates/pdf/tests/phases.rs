@@ -110,3 +110,58 @@ fn lwc_phases_match_the_one_call_api() {
         }
     }
 }
+
+/// `encrypt` is the phases one after the other: the same calls, made one by one, give a
+/// file that opens with both passwords to the document `encrypt`'s output holds, for
+/// every cipher; and the phases' counts are `encrypt`'s.
+#[test]
+fn encrypt_is_the_phases_in_order() {
+    let limits = cipherlab_pdf::Limits::default();
+    let ciphers = StdCipher::ALL
+        .iter()
+        .map(|c| Cipher::Standard(*c))
+        .chain(LwcCipher::all().map(Cipher::Lwc));
+    let (name, input, pw) = inputs().swap_remove(0);
+    for cipher in ciphers {
+        let mut doc = phases::open(&input, pw, &limits).unwrap().doc;
+        phases::prepare(&mut doc, cipher, true, &limits).unwrap();
+        let keys = phases::keys(&doc, cipher, "u", "o", -4, true).unwrap();
+        assert_eq!(
+            keys.handler().is_some(),
+            matches!(cipher, Cipher::Standard(_))
+        );
+        let mut file = phases::pack(doc, &keys);
+        let counts = phases::encrypt(&mut file, &keys).unwrap();
+        let written = phases::write(&mut file, &keys).unwrap();
+        assert_eq!(
+            written.payload_bytes.is_some(),
+            matches!(cipher, Cipher::Lwc(_))
+        );
+        let one_call = encrypt(
+            &input,
+            &Options {
+                cipher,
+                user_password: "u",
+                owner_password: "o",
+                permissions: -4,
+                encrypt_metadata: true,
+                input_password: pw,
+                allow_weak: true,
+            },
+        )
+        .unwrap();
+        assert_eq!(
+            (counts.strings, counts.streams),
+            (one_call.strings, one_call.streams),
+            "{name} {cipher:?}"
+        );
+        let read = |bytes: &[u8], pw: &str| {
+            let d = cipherlab_pdf::decrypt(bytes, Some(pw)).unwrap();
+            objects(&Pdf::parse(&d.bytes).unwrap().load(None).unwrap())
+        };
+        let want = read(&one_call.bytes, "u");
+        assert_eq!(read(&written.bytes, "u"), want, "{name} {cipher:?}");
+        assert_eq!(read(&written.bytes, "o"), want, "{name} {cipher:?}");
+        assert!(cipherlab_pdf::decrypt(&written.bytes, Some("wrong")).is_err());
+    }
+}

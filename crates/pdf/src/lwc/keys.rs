@@ -1,7 +1,7 @@
 //! The keys, the associated data and the /Encrypt dictionary of the LWC crypt filters.
 //!
 //! The file key is 32 random bytes, wrapped for the two passwords by revision 6's
-//! algorithms (the same code as the Standard handler: [`crate::standard::r6_entries`] to
+//! algorithms (the same code as the Standard handler: `password::r6_entries` to
 //! write, [`Handler::try_bytes`] to read). From version 2 on, each password is first
 //! domain-separated ([`separated`]): the entries are then no valid revision-6 entries for
 //! that password, so copied into a Standard-handler file (which anyone can write, with
@@ -18,9 +18,9 @@ use zeroize::Zeroizing;
 use super::{HANDLER, LwcCipher, READS, VERSION};
 use crate::error::{Error, Result};
 use crate::object::{Dict, ObjId, Object, StrForm};
+use crate::password::{cut_127, r6_entries, sasl_forms, saslprep};
 use crate::random::{self, Rng};
 use crate::security::{Auth, EncryptDict, Handler};
-use crate::standard::r6_entries;
 
 /// The HKDF salt and the first bytes of every associated data: the design's name and
 /// `version`.
@@ -51,17 +51,11 @@ pub fn separated(password: &[u8]) -> Zeroizing<Vec<u8>> {
 /// the writer uses) and the bytes as given. Version 1 cuts both at 127 bytes, as revision 6
 /// does; version 2 separates them ([`separated`]).
 fn password_candidates(version: i64, password: &str) -> Vec<Zeroizing<Vec<u8>>> {
-    let mut raw: Vec<Vec<u8>> = Vec::new();
-    if let Ok(p) = stringprep::saslprep(password) {
-        raw.push(p.as_bytes().to_vec());
-    }
-    raw.push(password.as_bytes().to_vec());
-    raw.dedup();
-    raw.into_iter()
+    sasl_forms(password)
+        .into_iter()
         .map(|b| {
-            let b = Zeroizing::new(b);
             if version == 1 {
-                Zeroizing::new(b[..b.len().min(127)].to_vec())
+                cut_127(&b)
             } else {
                 separated(&b)
             }
@@ -71,13 +65,7 @@ fn password_candidates(version: i64, password: &str) -> Vec<Zeroizing<Vec<u8>>> 
 
 /// The password the writer uses (SASLprep'd, as revision 6 prepares it), separated.
 fn writer_password(password: &str, which: &str) -> Result<Zeroizing<Vec<u8>>> {
-    let prepped = Zeroizing::new(stringprep::saslprep(password).map_err(|e| {
-        Error::Invalid(format!(
-            "the {which} password cannot be used: SASLprep (RFC 4013) rejects it ({e}); avoid \
-             control and unassigned characters"
-        ))
-    })?.into_owned());
-    Ok(separated(prepped.as_bytes()))
+    Ok(separated(saslprep(password, which)?.as_bytes()))
 }
 /// Nonce length of every LWC AEAD here.
 pub const NONCE: usize = 16;

@@ -8,13 +8,12 @@ use sha2::{Digest, Sha256};
 
 use super::keys::{Kind, LwcKeys, Piece, TAG};
 use crate::document::{Document, for_strings_dict};
-use crate::encrypt::weight;
 use crate::error::{Error, Result};
 use crate::lexer::Lexer;
 use crate::object::{Dict, ObjId, Object, StrForm, write_dict};
 use crate::par;
 use crate::random::Rng;
-use crate::writer::{Layout, Packed};
+use crate::writer::{Layout, Packed, TopObject};
 
 /// The layout of a payload: object streams and a cross-reference stream, always.
 pub const LAYOUT: Layout = Layout {
@@ -115,7 +114,7 @@ const BATCH_BYTES: usize = 4 << 20;
 /// Seals every top-level object of `p` (all streams: see the module documentation), their
 /// data in batches ([`LwcKeys::seal_many`]). Returns (strings, streams) sealed.
 pub fn seal_objects(p: &mut Packed, keys: &LwcKeys) -> Result<(usize, usize)> {
-    let results = par::chunks(&mut p.objects, weight, |chunk| {
+    let results = par::chunks(&mut p.objects, TopObject::weight, |chunk| {
         let mut c = keys.init()?;
         let mut rng = Rng::new();
         let (mut strings, mut streams) = (0, 0);
