@@ -304,7 +304,7 @@ pub enum PasswordKind {
 }
 
 /// The outcome of authentication.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Auth {
     /// The password is the user password.
     pub user: bool,
@@ -316,6 +316,22 @@ pub struct Auth {
     /// R2-R4 opened with the owner password: the user password recovered from /O
     /// (Algorithm 7), with its padding removed.
     pub recovered_user_password: Option<Zeroizing<Vec<u8>>>,
+}
+
+/// Says whether a user password was recovered, never what it is (a `Debug` line can end
+/// up in a log).
+impl std::fmt::Debug for Auth {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Auth")
+            .field("user", &self.user)
+            .field("owner", &self.owner)
+            .field("perms_ok", &self.perms_ok)
+            .field(
+                "recovered_user_password",
+                &self.recovered_user_password.as_ref().map(|_| "<redacted>"),
+            )
+            .finish()
+    }
 }
 
 impl Auth {
@@ -525,5 +541,23 @@ impl Handler {
                 (out, warn)
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn debug_never_shows_a_recovered_password() {
+        let a = Auth {
+            user: false,
+            owner: true,
+            perms_ok: None,
+            recovered_user_password: Some(Zeroizing::new(b"hunter2-secret".to_vec())),
+        };
+        let shown = format!("{a:?}");
+        assert!(!shown.contains("hunter2"), "{shown}");
+        assert!(shown.contains("redacted"), "{shown}");
     }
 }
