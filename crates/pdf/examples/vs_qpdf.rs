@@ -27,8 +27,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use cipherlab_pdf::encrypt::{encrypt_standard, open, prepare};
 use cipherlab_pdf::object::{Dict, Object, StrForm, Stream};
+use cipherlab_pdf::open::open;
+use cipherlab_pdf::phases::encrypt_standard;
+use cipherlab_pdf::prepare::prepare;
 use cipherlab_pdf::writer::{self, Layout};
 use cipherlab_pdf::{Document, StdCipher, standard};
 

@@ -23,12 +23,8 @@ use crate::repair;
 use crate::security::Auth;
 use crate::standard::StdCipher;
 
-// The phases' old paths, kept for callers that reach them through this module.
-pub use crate::open::{Opened, Protection, open, open_with};
-pub use crate::phases::{Cipher, Counts, encrypt_standard};
-pub use crate::prepare::{
-    compress_streams, compress_streams_capped, prepare, prepare_lwc, prepare_with,
-};
+use crate::open::Opened;
+use crate::phases::Cipher;
 
 /// How to encrypt.
 #[derive(Clone, Copy, Debug)]

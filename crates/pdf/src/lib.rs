@@ -105,12 +105,13 @@ pub mod xref;
 use std::path::Path;
 
 pub use document::{Document, Pdf};
-pub use encrypt::{Cipher, Encrypted, Options, encrypt, encrypt_with};
+pub use encrypt::{Encrypted, Options, encrypt, encrypt_with};
 pub use error::{Error, Result};
 pub use info::{Info, info};
 pub use limits::Limits;
 pub use lwc::LwcCipher;
 pub use open::{Decrypted, Protection, decrypt, decrypt_with};
+pub use phases::Cipher;
 pub use repair::Census;
 pub use security::{Auth, Handler, PasswordKind};
 pub use standard::StdCipher;

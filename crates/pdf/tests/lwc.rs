@@ -126,8 +126,8 @@ fn md5sum(b: &[u8]) -> u64 {
 /// The document the encryptor starts from: the input decrypted, unreachable objects
 /// dropped, every generation 0.
 fn reference(input: &[u8], pw: Option<&str>) -> cipherlab_pdf::Document {
-    let mut doc = cipherlab_pdf::encrypt::open(input, pw).unwrap().doc;
-    cipherlab_pdf::encrypt::prepare_lwc(&mut doc).unwrap();
+    let mut doc = cipherlab_pdf::open::open(input, pw).unwrap().doc;
+    cipherlab_pdf::prepare::prepare_lwc(&mut doc).unwrap();
     doc
 }
 

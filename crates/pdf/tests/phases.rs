@@ -44,12 +44,12 @@ fn standard_phases_match_the_one_call_api() {
     for (name, input, pw) in inputs() {
         for c in StdCipher::ALL {
             // Encrypt, phase by phase.
-            let mut doc = encrypt::open(&input, pw).unwrap().doc;
-            let (id0, _) = encrypt::prepare(&mut doc, c, true).unwrap();
+            let mut doc = cipherlab_pdf::open::open(&input, pw).unwrap().doc;
+            let (id0, _) = cipherlab_pdf::prepare::prepare(&mut doc, c, true).unwrap();
             let new = standard::new_handler(c, "u", "o", -4, true, &id0).unwrap();
             let layout = Layout::like_input(&doc);
             let mut file = writer::pack(doc, layout);
-            encrypt::encrypt_standard(&mut file, &new.handler).unwrap();
+            phases::encrypt_standard(&mut file, &new.handler).unwrap();
             phases::finish_standard(&mut file, new.dict);
             let bytes = writer::serialize(&file);
             let want = cipherlab_pdf::decrypt(&bytes, Some("u")).unwrap();

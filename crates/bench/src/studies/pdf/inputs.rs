@@ -27,7 +27,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use cipherlab_pdf::{Error as PdfError, encrypt};
+use cipherlab_pdf::Error as PdfError;
 
 use super::super::{Config, Scale};
 use super::builtin;
@@ -406,7 +406,7 @@ struct Usable {
 }
 
 fn usable(bytes: &[u8], known: &[String]) -> Result<Usable, String> {
-    let (plain, note) = match encrypt::open(bytes, None) {
+    let (plain, note) = match cipherlab_pdf::open::open(bytes, None) {
         Ok(o) if o.auth.is_none() && !o.protection.authenticated() => (bytes.to_vec(), None),
         Ok(_) => decrypted(bytes, None)?,
         Err(PdfError::PasswordRequired | PdfError::WrongPassword(_)) => known

@@ -29,7 +29,7 @@ use cipherlab_pdf::object::{Dict, Object, StrForm, write_object};
 use cipherlab_pdf::phases::{self, RawFile};
 use cipherlab_pdf::security::{EncryptDict, Handler};
 use cipherlab_pdf::writer::{self, Layout, Packed};
-use cipherlab_pdf::{Cipher, Document, Error, LwcCipher, Pdf, Result, StdCipher, encrypt};
+use cipherlab_pdf::{Cipher, Document, Error, Limits, LwcCipher, Pdf, Result, StdCipher};
 use cipherlab_pdf::{standard, wrapper};
 
 /// The user password of every file the study writes.
@@ -101,25 +101,16 @@ fn count_dict(d: &Dict, out: &mut Payload) {
     }
 }
 
-/// The keys a file is encrypted with (made before any timing).
-enum EncKeys {
-    Std {
-        cipher: StdCipher,
-        handler: Handler,
-        dict: Dict,
-        /// The /ID the keys were made for (revision 4 mixes its first element in).
-        id: Object,
-    },
-    Lwc {
-        cipher: LwcCipher,
-        keys: LwcKeys,
-        dict: Dict,
-        /// The /ID `keys` bind into every associated data.
-        id: Object,
-    },
+/// The keys a file is encrypted with (made before any timing), through the library's
+/// phase API: the same calls `cipherlab pdf encrypt` makes.
+struct EncKeys {
+    cipher: Cipher,
+    keys: phases::NewKeys,
+    /// The /ID the keys were made for (revision 4 and the LWC ciphers bind it in).
+    id: Object,
 }
 
-/// The /ID `prepare` or `prepare_lwc` gave `doc`.
+/// The /ID `prepare` gave `doc`.
 fn id_of(doc: &Document) -> Result<Object> {
     doc.trailer
         .get(b"ID")
@@ -135,86 +126,33 @@ enum DecKeys {
 
 /// A file opened and made ready for `cipher`: the document to encrypt and its keys.
 fn prepare(cipher: Cipher, plain: &[u8]) -> Result<(Document, EncKeys)> {
-    let mut doc = encrypt::open(plain, None)?.doc;
-    let keys = match cipher {
-        Cipher::Standard(c) => {
-            let (id0, _) = encrypt::prepare(&mut doc, c, true)?;
-            let new = standard::new_handler(c, USER, OWNER, PERMISSIONS, true, &id0)?;
-            EncKeys::Std {
-                cipher: c,
-                handler: new.handler,
-                dict: new.dict,
-                id: id_of(&doc)?,
-            }
-        }
-        Cipher::Lwc(c) => {
-            encrypt::prepare_lwc(&mut doc)?;
-            let id = id_of(&doc)?;
-            let (keys, dict) =
-                LwcKeys::create(c, USER, OWNER, PERMISSIONS, id_bytes(&doc.trailer))?;
-            EncKeys::Lwc {
-                cipher: c,
-                keys,
-                dict,
-                id,
-            }
-        }
-    };
-    Ok((doc, keys))
-}
-
-fn layout(keys: &EncKeys, doc: &Document) -> Layout {
-    match keys {
-        EncKeys::Std { .. } => Layout::like_input(doc),
-        EncKeys::Lwc { .. } => seal::LAYOUT,
-    }
+    let limits = Limits::default();
+    let mut doc = phases::open(plain, None, &limits)?.doc;
+    phases::prepare(&mut doc, cipher, true, &limits)?;
+    let keys = phases::keys(&doc, cipher, USER, OWNER, PERMISSIONS, true)?;
+    let id = id_of(&doc)?;
+    Ok((doc, EncKeys { cipher, keys, id }))
 }
 
 /// Phase `encrypt`: every string and stream of `p`.
 fn encrypt_packed(keys: &EncKeys, p: &mut Packed) -> Result<()> {
-    match keys {
-        EncKeys::Std { handler, .. } => encrypt::encrypt_standard(p, handler).map(|_| ()),
-        EncKeys::Lwc { keys, .. } => seal::seal_objects(p, keys).map(|_| ()),
-    }
+    phases::encrypt(p, &keys.keys).map(|_| ())
 }
 
-/// Phase `encrypt-job`: the whole encryption of `plain` with keys made beforehand.
+/// Phase `encrypt-job`: the whole encryption of `plain` with keys made beforehand, the
+/// phases of `cipherlab pdf encrypt` in order.
 fn encrypt_job(keys: &EncKeys, plain: &[u8]) -> Result<Vec<u8>> {
-    let mut doc = encrypt::open(plain, None)?.doc;
-    match keys {
-        EncKeys::Std {
-            cipher,
-            handler,
-            dict,
-            id,
-        } => {
-            encrypt::prepare(&mut doc, *cipher, true)?;
-            // prepare keeps the input's first /ID element and makes a new second one, or
-            // makes both when the input has none; the keys were made for the first run's
-            // /ID (revision 4 mixes it into the key): put it back, as `cipherlab pdf
-            // encrypt` uses one /ID throughout.
-            doc.trailer.set(b"ID", id.clone());
-            let l = Layout::like_input(&doc);
-            let mut p = writer::pack(doc, l);
-            encrypt::encrypt_standard(&mut p, handler)?;
-            phases::finish_standard(&mut p, dict.clone());
-            Ok(writer::serialize(&p))
-        }
-        EncKeys::Lwc {
-            cipher,
-            keys,
-            dict,
-            id,
-        } => {
-            encrypt::prepare_lwc(&mut doc)?;
-            // As above: the keys bind the first run's /ID into every associated data.
-            doc.trailer.set(b"ID", id.clone());
-            let mut p = writer::pack(doc, seal::LAYOUT);
-            seal::seal_objects(&mut p, keys)?;
-            seal::finish(&mut p, keys, dict.clone())?;
-            wrapper::wrap(&writer::serialize(&p), *cipher)
-        }
-    }
+    let limits = Limits::default();
+    let mut doc = phases::open(plain, None, &limits)?.doc;
+    phases::prepare(&mut doc, keys.cipher, true, &limits)?;
+    // prepare keeps the input's first /ID element and makes a new second one, or makes
+    // both when the input has none; the keys were made for the first run's /ID (revision
+    // 4 mixes it into the key, the LWC ciphers bind it into every associated data): put it
+    // back, as `cipherlab pdf encrypt` uses one /ID throughout.
+    doc.trailer.set(b"ID", keys.id.clone());
+    let mut p = phases::pack(doc, &keys.keys);
+    phases::encrypt(&mut p, &keys.keys)?;
+    Ok(phases::write(&mut p, &keys.keys)?.bytes)
 }
 
 /// The encrypted payload inside a wrapper document.
@@ -323,8 +261,7 @@ impl Prepared {
     fn new(cipher: Cipher, label: &str, plain: Arc<Vec<u8>>) -> Result<Prepared> {
         let (doc, enc) = prepare(cipher, &plain)?;
         let reference = doc.clone();
-        let l = layout(&enc, &doc);
-        let packed = writer::pack(doc, l);
+        let packed = phases::pack(doc, &enc.keys);
         let sealed = encrypt_job(&enc, &plain)?;
         let (raw, dec) = unlock_file(cipher, &sealed)?;
         let p = Prepared {
@@ -596,12 +533,18 @@ pub fn unlock(lock: &Lock) -> Result<()> {
 /// The payloads of `plain` under the Standard handler's layout and under the LWC layout
 /// (which puts every non-stream object in an object stream), without encrypting.
 pub fn payloads(plain: &[u8]) -> Result<(Payload, Payload)> {
-    let mut doc = encrypt::open(plain, None)?.doc;
+    let limits = Limits::default();
+    let mut doc = phases::open(plain, None, &limits)?.doc;
     let mut lwc_doc = doc.clone();
-    encrypt::prepare(&mut doc, StdCipher::Aes128, true)?;
+    phases::prepare(&mut doc, Cipher::Standard(StdCipher::Aes128), true, &limits)?;
     let l = Layout::like_input(&doc);
     let std = payload(&writer::pack(doc, l));
-    encrypt::prepare_lwc(&mut lwc_doc)?;
+    phases::prepare(
+        &mut lwc_doc,
+        Cipher::Lwc(LwcCipher::ASCON_AEAD128),
+        true,
+        &limits,
+    )?;
     let lwc = payload(&writer::pack(lwc_doc, seal::LAYOUT));
     Ok((std, lwc))
 }
