@@ -165,7 +165,7 @@ struct DecryptArgs {
     #[command(flatten)]
     password: InputPassword,
     /// Replace OUTPUT if it exists.
-    #[arg(long)]
+    #[arg(short, long)]
     force: bool,
     /// Write nothing, and exit 1, unless the file is an authenticated lightweight-cipher
     /// PDF whose every object authenticated. A Standard-handler PDF (aes-256, aes-128,
@@ -221,7 +221,7 @@ struct EncryptArgs {
     #[arg(long)]
     allow_weak: bool,
     /// Replace OUTPUT if it exists.
-    #[arg(long)]
+    #[arg(short, long)]
     force: bool,
     #[command(flatten)]
     limits: LimitArgs,
