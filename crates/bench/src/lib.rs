@@ -7,6 +7,7 @@
 //! | module | job |
 //! |---|---|
 //! | [`id`] | what a measurement is of: the benchmark identifier |
+//! | [`artifact`] | what a study makes besides timings, as values: tables, histograms, pictures, notes |
 //! | [`corpus`] | deterministic realistic files (text, UTF-16, BMP, WAV, AIFF, compressed, sparse, dense) and a loader for a user's folder |
 //! | [`studies`] | the experiments `cipherlab bench` runs: plans of benchmarks, and findings (the papers' figures beside ours, histograms, pictures) |
 //! | [`store`] | the SQLite results store (schema in `docs/results.md`) |
@@ -47,6 +48,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod artifact;
 pub mod compare;
 pub mod corpus;
 pub mod id;

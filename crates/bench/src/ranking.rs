@@ -5,8 +5,8 @@
 //! bench`), the HTML report and `compare`'s rank agreement all use it, so the three never
 //! disagree on what "ranked first" means.
 
+use crate::artifact::Table;
 use crate::id::Measurement;
-use crate::studies::Table;
 use serde_json::{Value, json};
 
 /// A ranked group.

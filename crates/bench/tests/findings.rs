@@ -6,8 +6,9 @@
 
 mod support;
 
+use cipherlab_bench::artifact::Table;
 use cipherlab_bench::id::Measurement;
-use cipherlab_bench::studies::{Config, Scale, Table, by_name};
+use cipherlab_bench::studies::{Config, Scale, by_name};
 use cipherlab_ciphers::{CipherSpec, Mode, catalogue};
 use cipherlab_harness::machine::MachineInfo;
 use support::{id, measurement, samples};
@@ -33,7 +34,7 @@ fn tables(study: &str, ms: &[Measurement]) -> Vec<Table> {
         .findings(&Config::new(Scale::Quick), &refs, &MachineInfo::detect())
         .unwrap()
         .iter()
-        .filter_map(|a| Table::from_json(&a.data))
+        .filter_map(|a| a.as_table().cloned())
         .collect()
 }
 

@@ -6,9 +6,10 @@
 
 use std::time::Duration;
 
+use cipherlab_bench::artifact::{Artifact, Table};
 use cipherlab_bench::id::Suite;
-use cipherlab_bench::store::{ArtifactKind, NewRun, Store};
-use cipherlab_bench::studies::{self, CipherFilter, Config, Inputs, Scale, Table};
+use cipherlab_bench::store::{NewRun, Store};
+use cipherlab_bench::studies::{self, CipherFilter, Config, Inputs, Scale};
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_harness::{Harness, Mode, Settings};
 
@@ -22,13 +23,12 @@ fn tiny() -> Settings {
     }
 }
 
-fn table(artifacts: &[cipherlab_bench::store::Artifact], name: &str) -> Table {
+fn table(artifacts: &[Artifact], name: &str) -> Table {
     let a = artifacts
         .iter()
         .find(|a| a.study == "pdf" && a.name == name)
         .unwrap_or_else(|| panic!("no artifact {name}"));
-    assert_eq!(a.kind, ArtifactKind::Table);
-    Table::from_json(&a.data).unwrap()
+    a.as_table().expect("a table").clone()
 }
 
 fn row<'t>(t: &'t Table, first: &str) -> &'t [serde_json::Value] {

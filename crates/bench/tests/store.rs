@@ -2,8 +2,9 @@
 //! a newer schema is refused with a clear error.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use cipherlab_bench::artifact::{Artifact, Content, Histogram};
 use cipherlab_bench::id::{BenchId, Measurement};
-use cipherlab_bench::store::{Artifact, ArtifactKind, NewRun, SCHEMA_VERSION, Store, StoreError};
+use cipherlab_bench::store::{NewRun, SCHEMA_VERSION, Store, StoreError};
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_harness::{Mode, RawSample, Settings, Validity};
 
@@ -254,22 +255,20 @@ fn artifacts_read_back_with_their_run() {
             1_700_000_001_000,
         )
         .unwrap();
-    let png = vec![0x89, b'P', b'N', b'G', 0, 255, 7];
+    let png = b"\x89PNG\r\n\x1a\n\x00\xff\x07".to_vec();
     let artifacts = vec![
-        Artifact {
-            study: "distribution".into(),
-            name: "histogram/aes-128-ecb/bmp".into(),
-            kind: ArtifactKind::Histogram,
-            title: "AES-128-ECB of a BMP".into(),
-            data: br#"{"counts":[1,2,3]}"#.to_vec(),
-        },
-        Artifact {
-            study: "distribution".into(),
-            name: "ecb-picture/aes-128-ecb".into(),
-            kind: ArtifactKind::Image,
-            title: "ECB leaks the picture".into(),
-            data: png.clone(),
-        },
+        Artifact::new(
+            "distribution",
+            "histogram/aes-128-ecb/bmp",
+            "AES-128-ECB of a BMP",
+            Content::Histogram(Histogram::of("aes-128-ecb", "bmp", &[1, 2, 3, 3])),
+        ),
+        Artifact::new(
+            "distribution",
+            "ecb-picture/aes-128-ecb",
+            "ECB leaks the picture",
+            Content::Image(png.clone()),
+        ),
     ];
     for a in &artifacts {
         store.add_artifact(id, a).unwrap();
@@ -278,7 +277,7 @@ fn artifacts_read_back_with_their_run() {
     assert!(store.add_artifact(id, &artifacts[0]).is_err());
     let run = store.load_run(id).unwrap();
     assert_eq!(run.artifacts, artifacts);
-    assert_eq!(run.artifacts[1].data, png);
+    assert_eq!(run.artifacts[1].content, Content::Image(png));
     let media: String = store
         .connection()
         .query_row(
@@ -288,6 +287,38 @@ fn artifacts_read_back_with_their_run() {
         )
         .unwrap();
     assert_eq!(media, "image/png");
+}
+
+#[test]
+fn a_damaged_artifact_is_an_error_naming_it() {
+    // The store reads back only what it can show: a table that is not JSON or a picture
+    // that is not a PNG makes the run's loading fail with the artifact named, rather than
+    // a report that shows less than the run holds.
+    for (kind, data) in [("table", &b"{{{"[..]), ("image", &b"GIF89a"[..])] {
+        let mut store = Store::open_in_memory().unwrap();
+        let id = store
+            .save_run(
+                &new_run(MachineInfo::detect()),
+                &[measurement("des-ecb", Mode::AverageTime, false, 12, 1000)],
+                1_700_000_001_000,
+            )
+            .unwrap();
+        store
+            .add_artifact(
+                id,
+                &Artifact::new("x", "damaged", "t", Content::Note("n".into())),
+            )
+            .unwrap();
+        store
+            .connection()
+            .execute(
+                "UPDATE artifacts SET kind = ?1, data = ?2 WHERE name = 'damaged'",
+                rusqlite::params![kind, data],
+            )
+            .unwrap();
+        let e = store.load_run(id).unwrap_err().to_string();
+        assert!(e.contains("x/damaged"), "{e}");
+    }
 }
 
 #[test]
@@ -320,13 +351,7 @@ fn a_version_1_file_is_migrated_and_keeps_its_runs() {
     store
         .add_artifact(
             id,
-            &Artifact {
-                study: "x".into(),
-                name: "n".into(),
-                kind: ArtifactKind::Note,
-                title: "t".into(),
-                data: b"hello".to_vec(),
-            },
+            &Artifact::new("x", "n", "t", Content::Note("hello".into())),
         )
         .unwrap();
     let run = store.load_run(id).unwrap();

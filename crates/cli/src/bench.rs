@@ -14,10 +14,11 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
+use cipherlab_bench::artifact::{Artifact, ArtifactKind, Table};
 use cipherlab_bench::id::{Measurement, Progress, Suite};
 use cipherlab_bench::report;
-use cipherlab_bench::store::{Artifact, ArtifactKind, NewRun, Store, now_ms};
-use cipherlab_bench::studies::{self, CipherFilter, Config, Inputs, STUDIES, Scale, Study, Table};
+use cipherlab_bench::store::{NewRun, Store, now_ms};
+use cipherlab_bench::studies::{self, CipherFilter, Config, Inputs, STUDIES, Scale, Study};
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_harness::{Harness, Settings, fork};
 use serde_json::{Value, json};
@@ -366,11 +367,11 @@ fn print_validity(ms: &[Measurement], machine: &MachineInfo, load: f64) {
 fn tables_of<'a>(
     artifacts: &'a [Artifact],
     study: &str,
-) -> impl Iterator<Item = (&'a Artifact, Table)> {
+) -> impl Iterator<Item = (&'a Artifact, &'a Table)> {
     artifacts
         .iter()
-        .filter(move |a| a.study == study && a.kind == ArtifactKind::Table)
-        .filter_map(|a| Table::from_json(&a.data).map(|t| (a, t)))
+        .filter(move |a| a.study == study)
+        .filter_map(|a| a.as_table().map(|t| (a, t)))
 }
 
 fn print_people(
@@ -405,7 +406,7 @@ fn print_people(
         }
         let pictures = artifacts
             .iter()
-            .filter(|a| a.study == s.name() && a.kind == ArtifactKind::Image)
+            .filter(|a| a.study == s.name() && a.kind() == ArtifactKind::Image)
             .count();
         if pictures > 0 {
             println!("  ({pictures} pictures in the report)");

@@ -7,7 +7,8 @@
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-use cipherlab_bench::store::{ArtifactKind, Store};
+use cipherlab_bench::artifact::{ArtifactKind, Content};
+use cipherlab_bench::store::Store;
 
 fn run(args: &[&str], dir: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_cipherlab"))
@@ -57,7 +58,7 @@ fn a_study_is_stored_ranked_and_compared_with_its_paper() {
     let table = run
         .artifacts
         .iter()
-        .find(|a| a.kind == ArtifactKind::Table)
+        .find(|a| a.kind() == ArtifactKind::Table)
         .unwrap();
     assert_eq!(table.study, "modes");
     // The same run's JSON summary.
@@ -138,7 +139,7 @@ fn distribution_stores_histograms_and_the_ecb_picture() {
         .load_run(1)
         .unwrap();
     assert!(run.measurements.is_empty(), "nothing is timed");
-    let kinds = |k| run.artifacts.iter().filter(|a| a.kind == k).count();
+    let kinds = |k| run.artifacts.iter().filter(|a| a.kind() == k).count();
     // Plaintext plus aes-128-ecb, -cbc and -gcm.
     assert_eq!(kinds(ArtifactKind::Histogram), 4);
     assert_eq!(kinds(ArtifactKind::Image), 3);
@@ -147,15 +148,17 @@ fn distribution_stores_histograms_and_the_ecb_picture() {
         .iter()
         .find(|a| a.name == "picture/aes-128-ecb")
         .unwrap();
-    assert!(ecb.data.starts_with(b"\x89PNG"));
+    assert!(matches!(&ecb.content, Content::Image(png) if png.starts_with(b"\x89PNG")));
     let h = run
         .artifacts
         .iter()
         .find(|a| a.name == "histogram/aes-128-cbc/object-stream")
         .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&h.data).unwrap();
-    assert_eq!(v["counts"].as_array().unwrap().len(), 256);
-    assert!(v["entropy_bits"].as_f64().unwrap() > 7.99);
+    let Content::Histogram(h) = &h.content else {
+        panic!("{} is not a histogram", h.name)
+    };
+    assert_eq!(h.counts.len(), 256);
+    assert!(h.entropy_bits > 7.99);
 }
 
 #[test]

@@ -221,10 +221,10 @@ impl Exporter for JsonExporter {
                     "artifacts": r.artifacts.iter().map(|a| json!({
                         "study": a.study,
                         "name": a.name,
-                        "kind": a.kind.as_str(),
-                        "media_type": a.kind.media_type(),
+                        "kind": a.kind().as_str(),
+                        "media_type": a.kind().media_type(),
                         "title": a.title,
-                        "bytes": a.data.len(),
+                        "bytes": a.to_bytes().len(),
                     })).collect::<Vec<_>>(),
                 })
             })

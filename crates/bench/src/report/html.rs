@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use serde_json::Value;
 
-use crate::studies::{Table, cell_text};
+use crate::artifact::{Table, cell_text};
 
 /// `s` with `& < > " '` replaced by entities: safe in element content and in quoted
 /// attribute values alike.

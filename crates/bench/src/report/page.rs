@@ -6,29 +6,15 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use serde::Deserialize;
-
 use super::figures::{self, RunSlice};
 use super::html::{self, escape};
 use super::svg;
 use super::utc;
+use crate::artifact::{Artifact, Content, Histogram, Table};
 use crate::id::Measurement;
 use crate::ranking;
-use crate::store::{Artifact, ArtifactKind, Run};
-use crate::studies::{STUDIES, Table, by_name};
-
-/// The fields of a histogram artifact the page shows (docs/results.md has them all).
-#[derive(Debug, Deserialize)]
-struct HistogramView {
-    label: String,
-    bytes: u64,
-    counts: Vec<u64>,
-    entropy_bits: Option<f64>,
-    chi_square: Option<f64>,
-    p_value: Option<f64>,
-    group_std_dev: Option<f64>,
-    ideal_group_std_dev: Option<f64>,
-}
+use crate::store::Run;
+use crate::studies::{STUDIES, by_name};
 
 /// Studies in `cipherlab bench`'s order, then any other study the runs hold (one added
 /// after this build, or a user's) in the order seen.
@@ -247,25 +233,23 @@ fn machine(out: &mut String, runs: &[Run]) {
     out.push_str(&per_run_table(runs, &rows));
 }
 
-fn histogram_card(a: &Artifact) -> String {
-    match serde_json::from_slice::<HistogramView>(&a.data) {
-        Ok(h) if h.counts.len() == 256 => {
-            format!(
-                "<figure class=\"card\">{}<figcaption>{} bytes; entropy {} bits/byte; chi-square {} (p = {}); std. dev. of the 16 group means {} (a uniform source: {})</figcaption></figure>",
-                svg::histogram(&h.label, &h.counts),
-                h.bytes,
-                num(h.entropy_bits, 4),
-                num(h.chi_square, 1),
-                num(h.p_value, 3),
-                num(h.group_std_dev, 2),
-                num(h.ideal_group_std_dev, 2)
-            )
-        }
-        _ => format!(
-            "<p class=\"warn\">{}: the stored histogram is not readable</p>",
-            escape(&a.title)
-        ),
+fn histogram_card(h: &Histogram) -> String {
+    if h.counts.len() != 256 {
+        return format!(
+            "<p class=\"warn\">{}: the stored histogram does not count 256 byte values</p>",
+            escape(&h.label)
+        );
     }
+    format!(
+        "<figure class=\"card\">{}<figcaption>{} bytes; entropy {} bits/byte; chi-square {} (p = {}); std. dev. of the 16 group means {} (a uniform source: {})</figcaption></figure>",
+        svg::histogram(&h.label, &h.counts),
+        h.bytes,
+        num(Some(h.entropy_bits), 4),
+        num(Some(h.chi_square), 1),
+        num(Some(h.p_value), 3),
+        num(Some(h.group_std_dev), 2),
+        num(Some(h.ideal_group_std_dev), 2)
+    )
 }
 
 fn study_section(out: &mut String, name: &str, runs: &[Run]) {
@@ -308,30 +292,28 @@ fn study_section(out: &mut String, name: &str, runs: &[Run]) {
             ));
         }
         let mine: Vec<&Artifact> = run.artifacts.iter().filter(|a| a.study == name).collect();
-        for a in mine.iter().filter(|a| a.kind == ArtifactKind::Table) {
-            match Table::from_json(&a.data) {
-                Some(t) => out.push_str(&html::table(&format!("{}{tag}", a.title), &t)),
-                None => {
-                    let _ = write!(
-                        out,
-                        "<p class=\"warn\">{}: the stored table is not readable</p>",
-                        escape(&a.title)
-                    );
-                }
+        for a in &mine {
+            if let Content::Table(t) = &a.content {
+                out.push_str(&html::table(&format!("{}{tag}", a.title), t));
             }
         }
-        for a in mine.iter().filter(|a| a.kind == ArtifactKind::Note) {
-            let _ = write!(
-                out,
-                "<p class=\"note\"><b>{}{}</b>: {}</p>",
-                escape(&a.title),
-                escape(&tag),
-                escape(&String::from_utf8_lossy(&a.data))
-            );
+        for a in &mine {
+            if let Content::Note(text) = &a.content {
+                let _ = write!(
+                    out,
+                    "<p class=\"note\"><b>{}{}</b>: {}</p>",
+                    escape(&a.title),
+                    escape(&tag),
+                    escape(text)
+                );
+            }
         }
-        let hist: Vec<&&Artifact> = mine
+        let hist: Vec<&Histogram> = mine
             .iter()
-            .filter(|a| a.kind == ArtifactKind::Histogram)
+            .filter_map(|a| match &a.content {
+                Content::Histogram(h) => Some(h),
+                _ => None,
+            })
             .collect();
         if !hist.is_empty() {
             let _ = write!(
@@ -339,33 +321,27 @@ fn study_section(out: &mut String, name: &str, runs: &[Run]) {
                 "<h3>Byte distribution{}</h3><div class=\"row\">",
                 escape(&tag)
             );
-            for a in hist {
-                out.push_str(&histogram_card(a));
+            for h in hist {
+                out.push_str(&histogram_card(h));
             }
             out.push_str("</div>");
         }
-        let pictures: Vec<&&Artifact> = mine
+        let pictures: Vec<(&Artifact, &[u8])> = mine
             .iter()
-            .filter(|a| a.kind == ArtifactKind::Image)
+            .filter_map(|a| match &a.content {
+                Content::Image(png) => Some((*a, png.as_slice())),
+                _ => None,
+            })
             .collect();
         if !pictures.is_empty() {
             let _ = write!(out, "<h3>Pictures{}</h3><div class=\"row\">", escape(&tag));
-            for a in pictures {
-                // Only what is a PNG goes into a data:image/png URI; anything else would
-                // show as a broken image with no word on why.
-                if !a.data.starts_with(b"\x89PNG\r\n\x1a\n") {
-                    let _ = write!(
-                        out,
-                        "<p class=\"warn\">{}: the stored picture is not a PNG image</p>",
-                        escape(&a.title)
-                    );
-                    continue;
-                }
+            for (a, png) in pictures {
+                // The store admits only PNG bytes as an image (Artifact::from_bytes).
                 let _ = write!(
                     out,
                     "<figure class=\"card\"><img class=\"picture\" alt=\"{0}\" src=\"{1}\"><figcaption>{0}</figcaption></figure>",
                     escape(&a.title),
-                    html::data_uri(a.kind.media_type(), &a.data)
+                    html::data_uri(a.kind().media_type(), png)
                 );
             }
             out.push_str("</div>");

@@ -27,6 +27,7 @@ use std::path::{Path, PathBuf};
 use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 
+use crate::artifact::Artifact;
 use crate::id::Measurement;
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_harness::{Settings, Validity};
@@ -177,69 +178,6 @@ pub struct Run {
     pub measurements: Vec<Measurement>,
     /// What the studies produced besides timings, in insertion order.
     pub artifacts: Vec<Artifact>,
-}
-
-/// What a study produces besides timings: a byte histogram, a picture, a table of a
-/// paper's figures beside ours, a note. The report shows each by its [`ArtifactKind`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Artifact {
-    /// The study that made it.
-    pub study: String,
-    /// Unique within the study and run, e.g. `histogram/aes-128-ecb/bmp`.
-    pub name: String,
-    /// How to read `data`.
-    pub kind: ArtifactKind,
-    /// A caption for people.
-    pub title: String,
-    /// The content: JSON for histograms and tables, PNG bytes for images, UTF-8 for notes.
-    pub data: Vec<u8>,
-}
-
-/// How an [`Artifact`]'s data is to be read (the schema of each is in docs/results.md).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ArtifactKind {
-    /// JSON: a byte histogram with its statistics.
-    Histogram,
-    /// JSON: a table with columns and rows.
-    Table,
-    /// PNG image bytes.
-    Image,
-    /// UTF-8 text.
-    Note,
-}
-
-impl ArtifactKind {
-    /// The name stored in the `kind` column.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ArtifactKind::Histogram => "histogram",
-            ArtifactKind::Table => "table",
-            ArtifactKind::Image => "image",
-            ArtifactKind::Note => "note",
-        }
-    }
-
-    /// The media type of the data.
-    pub fn media_type(self) -> &'static str {
-        match self {
-            ArtifactKind::Histogram | ArtifactKind::Table => "application/json",
-            ArtifactKind::Image => "image/png",
-            ArtifactKind::Note => "text/plain; charset=utf-8",
-        }
-    }
-
-    /// Parses [`ArtifactKind::as_str`]'s spelling.
-    pub fn parse(s: &str) -> Option<ArtifactKind> {
-        [
-            ArtifactKind::Histogram,
-            ArtifactKind::Table,
-            ArtifactKind::Image,
-            ArtifactKind::Note,
-        ]
-        .into_iter()
-        .find(|k| k.as_str() == s)
-    }
 }
 
 /// The current time in Unix milliseconds.

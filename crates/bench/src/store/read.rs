@@ -2,7 +2,8 @@
 
 use rusqlite::OptionalExtension;
 
-use super::{Artifact, ArtifactKind, Run, RunInfo, Store, StoreError};
+use super::{Run, RunInfo, Store, StoreError};
+use crate::artifact::{Artifact, ArtifactKind};
 use crate::id::{BenchId, Measurement};
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_harness::stats::{Interval, Summary, TukeyOutliers};
@@ -97,13 +98,9 @@ impl Store {
                         format!("unknown kind {kind}"),
                     )
                 })?;
-                Ok(Artifact {
-                    study,
-                    name,
-                    kind,
-                    title,
-                    data,
-                })
+                let what = format!("run {run_id}'s artifact {study}/{name}");
+                Artifact::from_bytes(study, name, kind, title, data)
+                    .map_err(|why| self.corrupt(what, why))
             })
             .collect()
     }

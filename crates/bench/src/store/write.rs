@@ -2,7 +2,8 @@
 
 use rusqlite::{OptionalExtension, Transaction, params};
 
-use super::{Artifact, NewRun, Store, StoreError, int, now_ms};
+use super::{NewRun, Store, StoreError, int, now_ms};
+use crate::artifact::Artifact;
 use crate::id::Measurement;
 use cipherlab_harness::machine::MachineInfo;
 
@@ -123,10 +124,10 @@ impl Store {
                     run_id,
                     a.study,
                     a.name,
-                    a.kind.as_str(),
-                    a.kind.media_type(),
+                    a.kind().as_str(),
+                    a.kind().media_type(),
                     a.title,
-                    a.data
+                    a.to_bytes()
                 ],
             )
             .map_err(|e| self.sql(e))?;

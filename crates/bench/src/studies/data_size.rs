@@ -8,12 +8,12 @@ use super::ciphers::file_study_ciphers;
 use super::find::{self, distinct};
 use super::inputs::Input;
 use super::paper::file_features::{CASE2_SIZES, TABLE3, TABLE3_CIPHERS};
-use super::table::{Table, num, text};
 use super::timing::{Subject, add_encrypt};
 use super::{Config, Scale, Study, StudyError, err};
+use crate::artifact::Artifact;
+use crate::artifact::table::{Table, num, text};
 use crate::corpus::DataType;
 use crate::id::{Measurement, Suite};
-use crate::store::Artifact;
 use cipherlab_ciphers::CipherSpec;
 use cipherlab_harness::machine::MachineInfo;
 

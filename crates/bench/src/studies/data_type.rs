@@ -7,12 +7,12 @@
 use super::ciphers::file_study_ciphers;
 use super::find::{self, distinct};
 use super::inputs::Input;
-use super::table::{Table, num, text};
 use super::timing::{Subject, add_encrypt};
 use super::{Config, Study, StudyError, err};
+use crate::artifact::Artifact;
+use crate::artifact::table::{Table, num, text};
 use crate::corpus::DataType;
 use crate::id::{Measurement, Suite};
-use crate::store::Artifact;
 use cipherlab_harness::machine::MachineInfo;
 
 pub struct DataTypeStudy;

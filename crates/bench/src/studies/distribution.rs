@@ -11,17 +11,15 @@
 use cipherlab_ciphers::{
     CipherSpec, Mode, Padding, catalogue, generate_iv, generate_key, providers,
 };
-use serde::Serialize;
 
 use super::objects::{registry, serialized};
 use super::paper::java_stream::{FIG3_GROUP_MEAN, FIG3_STD_DEV};
-use super::table::{Table, num, text};
 use super::{Config, Study, StudyError, err};
+use crate::artifact::table::{Table, num, text};
+use crate::artifact::{Artifact, Content, Histogram};
 use crate::corpus::{self, DataType};
 use crate::id::{Measurement, Suite, same_cipher};
-use crate::store::{Artifact, ArtifactKind};
 use cipherlab_harness::machine::MachineInfo;
-use cipherlab_harness::stats::{self, byte_histogram, chi_square_uniform};
 
 pub struct DistributionStudy;
 
@@ -47,67 +45,20 @@ const PICTURE_WIDTH: u64 = 320;
 const PICTURE_HEIGHT: u64 = 240;
 const BMP_HEADER: usize = 54;
 
-/// A histogram artifact's JSON (docs/results.md).
-#[derive(Debug, Clone, Serialize)]
-pub struct Histogram {
-    label: String,
-    algorithm: String,
-    /// The cipher, `None` for the plaintext (not in the JSON: `algorithm` names it).
-    #[serde(skip)]
-    cipher: Option<CipherSpec>,
-    data_type: String,
-    bytes: u64,
-    counts: Vec<u64>,
-    entropy_bits: f64,
-    chi_square: f64,
-    p_value: f64,
-    group_means: Vec<f64>,
-    group_mean: f64,
-    group_std_dev: f64,
-    ideal_group_std_dev: f64,
+/// A histogram as the study's artifact.
+fn histogram_artifact(h: &Histogram) -> Artifact {
+    Artifact::new(
+        NAME,
+        &format!("histogram/{}/{}", h.algorithm, h.data_type),
+        &format!("Byte values of {}", h.label),
+        Content::Histogram(h.clone()),
+    )
 }
 
-impl Histogram {
-    /// Counts and statistics of `data`, the output of `cipher` (`None`: the plaintext).
-    pub fn of(cipher: Option<CipherSpec>, data_type: &str, data: &[u8]) -> Histogram {
-        let algorithm = cipher.map_or_else(|| "none".to_string(), |c| c.to_string());
-        let counts = byte_histogram(data);
-        let (chi_square, p_value) = chi_square_uniform(&counts).unwrap_or((f64::NAN, f64::NAN));
-        let group_means: Vec<f64> = counts
-            .chunks(16)
-            .map(|g| g.iter().sum::<u64>() as f64 / 16.0)
-            .collect();
-        let (group_mean, group_std_dev) = match stats::Sample::new(group_means.clone()) {
-            Ok(s) => (s.mean(), s.std_dev()),
-            Err(_) => (f64::NAN, f64::NAN),
-        };
-        let lambda = data.len() as f64 / 256.0;
-        Histogram {
-            label: format!("{algorithm} of {data_type}"),
-            algorithm,
-            cipher,
-            data_type: data_type.to_string(),
-            bytes: data.len() as u64,
-            counts: counts.to_vec(),
-            entropy_bits: stats::byte_entropy(data),
-            chi_square,
-            p_value,
-            group_means,
-            group_mean,
-            group_std_dev,
-            ideal_group_std_dev: (lambda * (1.0 - 1.0 / 256.0)).sqrt() / 4.0,
-        }
-    }
-
-    fn artifact(&self) -> Artifact {
-        Artifact {
-            study: NAME.to_string(),
-            name: format!("histogram/{}/{}", self.algorithm, self.data_type),
-            kind: ArtifactKind::Histogram,
-            title: format!("Byte values of {}", self.label),
-            data: serde_json::to_vec(self).unwrap_or_default(),
-        }
-    }
+/// The histogram of `data`, the output of `cipher` (`None`: the plaintext).
+fn histogram(cipher: Option<CipherSpec>, data_type: &str, data: &[u8]) -> Histogram {
+    let name = cipher.map_or_else(|| "none".to_string(), |c| c.to_string());
+    Histogram::of(&name, data_type, data)
 }
 
 /// Encrypts `data` with a fresh key (and IV) through the default provider.
@@ -237,16 +188,16 @@ impl Study for DistributionStudy {
         ]);
         let mut uneven = Vec::new();
         for (label, data) in plaintexts(cfg)? {
-            let mut hists = vec![Histogram::of(None, &label, &data)];
+            let mut hists = vec![(None, histogram(None, &label, &data))];
             for spec in CIPHERS.into_iter().filter(|s| cfg.filter.accepts_spec(s)) {
                 let ct = encrypt(&spec, &data).map_err(|e| err(NAME, format!("{spec}: {e}")))?;
-                hists.push(Histogram::of(Some(spec), &label, &ct));
+                hists.push((Some(spec), histogram(Some(spec), &label, &ct)));
             }
-            for h in &hists {
+            for (cipher, h) in &hists {
                 // A ciphertext is "uneven" when a uniform source would almost never give
                 // its chi-square (p < 0.001) and its group deviation is over twice the
                 // ideal.
-                if h.cipher.is_some()
+                if cipher.is_some()
                     && h.p_value < 1e-3
                     && h.group_std_dev > 2.0 * h.ideal_group_std_dev
                 {
@@ -254,7 +205,7 @@ impl Study for DistributionStudy {
                 }
                 let paper = FIG3_STD_DEV
                     .iter()
-                    .find(|(c, _)| match (c, &h.cipher) {
+                    .find(|(c, _)| match (c, cipher) {
                         (None, None) => true,
                         (Some(c), Some(h)) => same_cipher(c, h),
                         _ => false,
@@ -272,7 +223,7 @@ impl Study for DistributionStudy {
                     num(h.entropy_bits),
                     num(h.p_value),
                 ]);
-                out.push(h.artifact());
+                out.push(histogram_artifact(h));
             }
         }
         t.note = distribution_note(&uneven);
@@ -285,13 +236,12 @@ impl Study for DistributionStudy {
             ),
         );
         for (name, caption, png) in pictures().map_err(|e| err(NAME, e))? {
-            out.push(Artifact {
-                study: NAME.to_string(),
-                name: format!("picture/{name}"),
-                kind: ArtifactKind::Image,
-                title: caption,
-                data: png,
-            });
+            out.push(Artifact::new(
+                NAME,
+                &format!("picture/{name}"),
+                &caption,
+                Content::Image(png),
+            ));
         }
         Ok(out)
     }
@@ -341,23 +291,6 @@ mod tests {
                 );
             }
         }
-    }
-
-    #[test]
-    fn histograms_of_random_and_of_zeros() {
-        let mut rng = cipherlab_harness::rng::Rng::new(9);
-        let mut data = vec![0u8; 256 * 1000];
-        rng.fill_bytes(&mut data);
-        let h = Histogram::of(Some(CIPHERS[0]), "dense", &data);
-        assert_eq!(h.counts.iter().sum::<u64>(), data.len() as u64);
-        assert!((h.group_mean - 1000.0).abs() < 1e-9);
-        // The ideal is sqrt(1000 * 255/256) / 4 = 7.890; a sample lands within a factor 2.
-        assert!((h.ideal_group_std_dev - 7.89022).abs() < 1e-4);
-        assert!(h.group_std_dev > 7.9 / 2.0 && h.group_std_dev < 7.9 * 2.0);
-        assert!(h.entropy_bits > 7.99 && h.p_value > 1e-4);
-        let zeros = Histogram::of(None, "sparse", &[0u8; 4096]);
-        assert_eq!(zeros.counts[0], 4096);
-        assert!(zeros.entropy_bits == 0.0 && zeros.p_value < 1e-100);
     }
 
     #[test]

@@ -8,12 +8,12 @@ use cipherlab_ciphers::{CipherSpec, Mode, catalogue};
 use super::find::{self, distinct};
 use super::inputs::Input;
 use super::paper::file_features::CASE4_SIZE;
-use super::table::{Table, num, text};
 use super::timing::{Subject, add_encrypt, add_init};
 use super::{Config, Scale, Study, StudyError, err};
+use crate::artifact::Artifact;
+use crate::artifact::table::{Table, num, text};
 use crate::corpus::DataType;
 use crate::id::{Measurement, Suite};
-use crate::store::Artifact;
 use cipherlab_harness::machine::MachineInfo;
 
 pub struct KeySizeStudy;

@@ -13,12 +13,12 @@ use super::ciphers::lwc_aeads;
 use super::find;
 use super::inputs::Input;
 use super::paper::isap_library::{ENCRYPT_NS, PERMUTATION_NS, SIZES};
-use super::table::{Table, int, num, text};
 use super::timing::{Subject, add_decrypt, add_encrypt};
 use super::{Config, Scale, Study, StudyError, err};
+use crate::artifact::Artifact;
+use crate::artifact::table::{Table, int, num, text};
 use crate::corpus::DataType;
 use crate::id::{BenchId, Measurement, Suite};
-use crate::store::Artifact;
 use cipherlab_harness::machine::MachineInfo;
 
 pub struct LwcStudy;

@@ -45,18 +45,16 @@ pub mod pdf;
 mod phases;
 mod providers;
 mod public_key;
-mod table;
 mod timing;
 
 use std::fmt;
 
+use crate::artifact::Artifact;
 use crate::id::{Measurement, Suite};
-use crate::store::Artifact;
 use cipherlab_harness::machine::MachineInfo;
 
 pub use ciphers::CipherFilter;
 pub use inputs::{Input, Inputs};
-pub use table::{Table, cell_text};
 
 /// How big a run is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -8,12 +8,12 @@ use cipherlab_ciphers::{CipherSpec, Mode, Padding, catalogue};
 
 use super::find::{self, distinct};
 use super::inputs::Input;
-use super::table::{Table, text};
 use super::timing::{Subject, add_decrypt, add_encrypt};
 use super::{Config, Study, StudyError, err};
+use crate::artifact::Artifact;
+use crate::artifact::table::{Table, text};
 use crate::corpus::DataType;
 use crate::id::{Measurement, Suite};
-use crate::store::Artifact;
 use cipherlab_harness::machine::MachineInfo;
 
 pub struct ModesStudy;

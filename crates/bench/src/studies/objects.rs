@@ -21,10 +21,10 @@ use serde::{Deserialize, Serialize};
 
 use super::find::{self, distinct};
 use super::paper::java_stream::OBJECT_BYTES;
-use super::table::{Table, num, text};
 use super::{Config, Study, StudyError, err};
+use crate::artifact::Artifact;
+use crate::artifact::table::{Table, num, text};
 use crate::id::{BenchId, Measurement, Suite};
-use crate::store::Artifact;
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_harness::rng::Rng;
 use cipherlab_harness::{BatchSize, Bencher};

@@ -9,15 +9,15 @@ use super::find::{self, distinct};
 use super::inputs::Input;
 use super::paper::java_stream::OBJECT_BYTES;
 use super::public_key;
-use super::table::{Table, num, text};
 use super::timing::{Subject, add_decrypt, add_encrypt, add_init, add_keygen};
 use super::{Config, Study, StudyError, err};
+use crate::artifact::table::{Table, num, text};
 use cipherlab_ciphers::asym::AsymSpec;
 use cipherlab_ciphers::{CipherSpec, Mode, catalogue};
 
+use crate::artifact::Artifact;
 use crate::corpus::DataType;
 use crate::id::{Measurement, Suite};
-use crate::store::Artifact;
 use cipherlab_harness::machine::MachineInfo;
 
 pub struct PhasesStudy;

@@ -7,12 +7,12 @@ use cipherlab_ciphers::{CipherSpec, Mode, catalogue, providers};
 
 use super::find::{self, distinct};
 use super::inputs::Input;
-use super::table::{Table, int, num, text};
 use super::timing::{Subject, add_encrypt};
 use super::{Config, Study, StudyError, err};
+use crate::artifact::Artifact;
+use crate::artifact::table::{Table, int, num, text};
 use crate::corpus::DataType;
 use crate::id::{Measurement, Suite};
-use crate::store::Artifact;
 use cipherlab_harness::machine::MachineInfo;
 
 pub struct ProvidersStudy;

@@ -2,8 +2,9 @@
 //! code from samples whose distribution the test chooses.
 #![allow(dead_code)]
 
+use cipherlab_bench::artifact::Artifact;
 use cipherlab_bench::id::{BenchId, Measurement};
-use cipherlab_bench::store::{Artifact, NewRun, Run, Store};
+use cipherlab_bench::store::{NewRun, Run, Store};
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_harness::rng::Rng;
 use cipherlab_harness::{RawSample, Settings, Validity};

@@ -6,11 +6,11 @@ use serde_json::Value;
 
 use super::super::find;
 use super::super::paper::pdf_lwc;
-use super::super::table::{Table, int, num, sig3, text};
 use super::inputs::{PdfSet, Selection};
 use super::{CIPHERS, NAME, Phase, SET_LABEL, handler};
+use crate::artifact::Artifact;
+use crate::artifact::table::{Table, int, num, sig3, text};
 use crate::id::Measurement;
-use crate::store::Artifact;
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_harness::stats::Ratio;
 use cipherlab_pdf::Cipher;

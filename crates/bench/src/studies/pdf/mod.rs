@@ -32,8 +32,8 @@ use cipherlab_pdf::{Cipher, LwcCipher, StdCipher};
 
 use super::paper::pdf_lwc;
 use super::{Config, Scale, Study, StudyError, check, err};
+use crate::artifact::Artifact;
 use crate::id::{BenchId, Measurement, Suite};
-use crate::store::Artifact;
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_harness::{BatchSize, Bencher, Mode, Settings};
 

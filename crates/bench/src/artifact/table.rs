@@ -1,11 +1,11 @@
-//! A table artifact: the paper's figures beside ours. Stored as JSON (docs/results.md:
+//! A table: the paper's figures beside ours. Stored as JSON (docs/results.md:
 //! `{"columns": [...], "rows": [[...]], "note": "..."}`), shown in the report and, as
 //! text, in the terminal.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::store::{Artifact, ArtifactKind};
+use super::Artifact;
 
 /// Columns, rows of cells (strings or numbers) and a note on where the figures come
 /// from and why ours differ.
@@ -36,19 +36,8 @@ impl Table {
     }
 
     /// The artifact holding this table.
-    pub fn artifact(&self, study: &str, name: &str, title: &str) -> Artifact {
-        Artifact {
-            study: study.to_string(),
-            name: name.to_string(),
-            kind: ArtifactKind::Table,
-            title: title.to_string(),
-            data: serde_json::to_vec(self).unwrap_or_default(),
-        }
-    }
-
-    /// Reads a table artifact's data.
-    pub fn from_json(data: &[u8]) -> Option<Table> {
-        serde_json::from_slice(data).ok()
+    pub fn artifact(self, study: &str, name: &str, title: &str) -> Artifact {
+        Artifact::table(study, name, title, self)
     }
 
     /// Plain-text rendering: aligned columns (numbers right-aligned), then the note.
@@ -155,8 +144,8 @@ mod tests {
         t.row(vec![text("aes-128-ecb"), num(1.0), num(1.0)]);
         t.row(vec![text("3des-112-ecb"), num(8.39), num(f64::NAN)]);
         t.note = "Table 3, 100 MB BMP".into();
-        let a = t.artifact("data-size", "paper/table-3", "ratios");
-        assert_eq!(Table::from_json(&a.data).unwrap(), t);
+        let back: Table = serde_json::from_slice(&serde_json::to_vec(&t).unwrap()).unwrap();
+        assert_eq!(back, t);
         let s = t.to_text();
         assert!(s.contains("3des-112-ecb"), "{s}");
         assert!(s.contains("8.39") && s.contains(" -"), "{s}");
