@@ -21,7 +21,7 @@ use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use cipherlab_bench::id::BenchId;
+use cipherlab_bench::id::{BenchId, Phase};
 use cipherlab_ciphers::{CipherSpec, generate_iv, generate_key, providers};
 use cipherlab_harness::stats::Sample;
 use cipherlab_harness::{Harness, Settings};
@@ -61,7 +61,14 @@ fn main() {
         let (mut ours, mut theirs) = (Vec::new(), Vec::new());
         for round in 1..=rounds {
             // Ours.
-            let id = BenchId::new("agreement", name, provider, "encrypt", LEN as u64, "dense");
+            let id = BenchId::new(
+                "agreement",
+                spec,
+                provider,
+                Phase::Encrypt,
+                LEN as u64,
+                "dense",
+            );
             let m = harness
                 .measure(id, Some(LEN as u64), |b| {
                     b.iter_on(&mut (&mut cipher, &mut buf), |(c, buf)| {

@@ -13,7 +13,7 @@
 use std::process::ExitCode;
 
 use cipherlab_bench::corpus::{self, DataType};
-use cipherlab_bench::id::{BenchId, Progress, Suite};
+use cipherlab_bench::id::{BenchId, Phase, Progress, Suite};
 use cipherlab_bench::store::{NewRun, Store, now_ms};
 use cipherlab_ciphers::{CipherSpec, generate_iv, generate_key, providers};
 use cipherlab_harness::{BatchSize, Harness, Mode, Settings};
@@ -90,10 +90,10 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         let provider = providers::default_for(&spec)?.name();
         let len = o.size;
         let cap = spec.output_len(len);
-        let id = |phase: &str| {
+        let id = |phase: Phase| {
             BenchId::new(
                 "example",
-                name,
+                spec,
                 provider,
                 phase,
                 len as u64,
@@ -113,7 +113,7 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         }
 
         let (spec_e, key_e, iv_e, pt) = (spec, key.clone(), iv.clone(), plaintext.clone());
-        suite.add(id("encrypt"), Some(len as u64), move |b| {
+        suite.add(id(Phase::Encrypt), Some(len as u64), move |b| {
             // Setup: key schedule and buffer, outside the timed region.
             let Ok(cipher) = providers::init(&spec_e, &key_e, None) else {
                 return;
@@ -124,7 +124,7 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
             b.iter_on(&mut state, |(c, buf)| c.encrypt(&iv_e, &[], buf, len));
         });
         let (spec_d, key_d, iv_d) = (spec, key.clone(), iv.clone());
-        suite.add(id("decrypt"), Some(len as u64), move |b| {
+        suite.add(id(Phase::Decrypt), Some(len as u64), move |b| {
             let Ok(mut cipher) = providers::init(&spec_d, &key_d, None) else {
                 return;
             };

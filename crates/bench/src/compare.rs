@@ -327,7 +327,7 @@ fn study_ranks(study: &str, a: &[&Measurement], b: &[&Measurement]) -> StudyRank
     let rank_of = |r: &ranking::Ranking<'_>| -> HashMap<String, usize> {
         r.ranked
             .iter()
-            .map(|(k, m)| (m.id.algorithm.clone(), *k))
+            .map(|(k, m)| (m.id.algorithm.to_string(), *k))
             .collect()
     };
     let kb = rank_of(&rb);
@@ -337,7 +337,7 @@ fn study_ranks(study: &str, a: &[&Measurement], b: &[&Measurement]) -> StudyRank
         .iter()
         .filter_map(|(k, m)| {
             let alg = &m.id.algorithm;
-            kb.get(alg).map(|kb| (alg.clone(), *k, *kb))
+            kb.get(alg.name()).map(|kb| (alg.to_string(), *k, *kb))
         })
         .collect();
     for (i, (x, ax, bx)) in both.iter().enumerate() {

@@ -1,10 +1,18 @@
 //! What a measurement is of: the benchmark identifier, and the lab's names for the
 //! harness's generic types.
+//!
+//! An identity is typed: the phase and the runtime are enums, and the subject carries the
+//! catalogue's [`CipherSpec`] where the figure is of a catalogue cipher. Names are parsed
+//! only where an identity arrives as text — from the store, from a fork child's command
+//! line, from another runtime — by [`Phase::parse`], [`Runtime::parse`] and
+//! [`Subject::parse`].
 
+use std::cmp::Ordering;
 use std::fmt;
+use std::hash::{Hash, Hasher};
 
 use cipherlab_ciphers::CipherSpec;
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// The lab's measurements: a [`cipherlab_harness::Measurement`] identified by a
 /// [`BenchId`].
@@ -16,19 +24,221 @@ pub type Suite<'a> = cipherlab_harness::Suite<'a, BenchId>;
 /// The lab's progress reports.
 pub type Progress<'a> = cipherlab_harness::Progress<'a, BenchId>;
 
+/// Declares a closed set of names: the enum, its spelling, and parsing back.
+macro_rules! names {
+    ($(#[$doc:meta])* $name:ident { $($(#[$vdoc:meta])* $variant:ident = $text:literal,)* }) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum $name {
+            $($(#[$vdoc])* $variant,)*
+        }
+
+        impl $name {
+            /// Every value, in declaration order.
+            pub const ALL: &'static [$name] = &[$($name::$variant,)*];
+
+            /// The name the store, the exports and the command line use.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $($name::$variant => $text,)*
+                }
+            }
+
+            /// The value spelled `s` ([`Self::as_str`]'s spelling), if there is one.
+            pub fn parse(s: &str) -> Option<$name> {
+                Self::ALL.iter().copied().find(|v| v.as_str() == s)
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl Serialize for $name {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<$name, D::Error> {
+                let s = String::deserialize(d)?;
+                $name::parse(&s).ok_or_else(|| {
+                    serde::de::Error::custom(format!(
+                        concat!("unknown ", stringify!($name), " '{}'"),
+                        s
+                    ))
+                })
+            }
+        }
+    };
+}
+
+names! {
+    /// What part of the work a figure times, declared in the order people think of them
+    /// (the report's plots and tables follow it).
+    Phase {
+        /// Generating a key (and, for public-key schemes, a key pair).
+        Keygen = "keygen",
+        /// Deriving a document's keys from its passwords (PDF).
+        Keys = "keys",
+        /// Checking a password and recovering the file key (PDF).
+        Unlock = "unlock",
+        /// Building a cipher object from a key: the key schedule.
+        Init = "init",
+        /// Encrypting one input with a ready cipher.
+        Encrypt = "encrypt",
+        /// Decrypting one input with a ready cipher.
+        Decrypt = "decrypt",
+        /// A whole encryption job as a user runs it (a PDF: open, encrypt, write).
+        EncryptJob = "encrypt-job",
+        /// A whole decryption job as a user runs it.
+        DecryptJob = "decrypt-job",
+        /// Serializing an object graph through an encrypting stream.
+        Write = "write",
+        /// Reading it back through a decrypting stream.
+        Read = "read",
+        /// One call of a permutation.
+        Permute = "permute",
+    }
+}
+
+names! {
+    /// The language runtime a figure was measured in.
+    Runtime {
+        /// This process: cipherlab's own Rust code and the Rust crates it links.
+        Rust = "rust",
+        /// The JVM (platforms/java).
+        Java = "java",
+        /// Node.js (platforms/node).
+        Node = "node",
+        /// CPython (platforms/python).
+        Python = "python",
+        /// PHP (platforms/php).
+        Php = "php",
+        /// Go (platforms/go).
+        Go = "go",
+    }
+}
+
+/// What a figure is of: a catalogue cipher (with its typed spec), or something else by
+/// name — a hash, a permutation (`ascon-p12`), a public-key scheme (`rsa-2048`), a PDF
+/// cipher, a baseline (`none`). Two subjects are the same when their names are.
+#[derive(Debug, Clone)]
+pub struct Subject {
+    name: String,
+    cipher: Option<CipherSpec>,
+}
+
+impl Subject {
+    /// A catalogue cipher. The padding is how a study feeds it, not which cipher it is,
+    /// so it is not part of the identity.
+    pub fn cipher(spec: CipherSpec) -> Subject {
+        Subject {
+            name: spec.to_string(),
+            cipher: Some(spec),
+        }
+    }
+
+    /// Anything that is not a catalogue cipher, by its name.
+    pub fn named(name: impl Into<String>) -> Subject {
+        Subject {
+            name: name.into(),
+            cipher: None,
+        }
+    }
+
+    /// A subject read back as text (the store, another runtime): a catalogue cipher if
+    /// the catalogue knows the name, else a named subject.
+    pub fn parse(name: &str) -> Subject {
+        match CipherSpec::parse(name) {
+            Ok(spec) => Subject::cipher(spec),
+            Err(_) => Subject::named(name),
+        }
+    }
+
+    /// Its name: the catalogue's canonical name for a cipher.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The catalogue cipher, where the subject is one.
+    pub fn spec(&self) -> Option<&CipherSpec> {
+        self.cipher.as_ref()
+    }
+}
+
+impl From<CipherSpec> for Subject {
+    fn from(spec: CipherSpec) -> Subject {
+        Subject::cipher(spec)
+    }
+}
+
+impl From<&CipherSpec> for Subject {
+    fn from(spec: &CipherSpec) -> Subject {
+        Subject::cipher(*spec)
+    }
+}
+
+impl PartialEq for Subject {
+    fn eq(&self, other: &Subject) -> bool {
+        self.name == other.name
+    }
+}
+
+impl Eq for Subject {}
+
+impl Hash for Subject {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.name.hash(state);
+    }
+}
+
+impl PartialOrd for Subject {
+    fn partial_cmp(&self, other: &Subject) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Subject {
+    fn cmp(&self, other: &Subject) -> Ordering {
+        self.name.cmp(&other.name)
+    }
+}
+
+impl fmt::Display for Subject {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name)
+    }
+}
+
+impl Serialize for Subject {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.name)
+    }
+}
+
+impl<'de> Deserialize<'de> for Subject {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Subject, D::Error> {
+        Ok(Subject::parse(&String::deserialize(d)?))
+    }
+}
+
 /// A benchmark identifier that spells out everything the figure depends on.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct BenchId {
     /// The study it belongs to (`data-type`, `phases`, `lwc`, ...).
     pub study: String,
-    /// The algorithm as the catalogue names it (`aes-128-ctr`).
-    pub algorithm: String,
-    /// The implementation (provider): `rustcrypto`, `openssl`, `cipherlab`, ...
+    /// What is timed: a catalogue cipher, or a named subject.
+    pub algorithm: Subject,
+    /// The implementation (provider): `rustcrypto`, `openssl`, `cipherlab`, `java-bc`, ...
     pub implementation: String,
-    /// The language runtime: `rust`, `java`, `node`, ...
-    pub runtime: String,
-    /// The phase timed: `keygen`, `init`, `encrypt`, `decrypt`, ...
-    pub phase: String,
+    /// The language runtime.
+    pub runtime: Runtime,
+    /// The phase timed.
+    pub phase: Phase,
     /// Input size in bytes (0 where there is no input, e.g. key generation).
     pub size: u64,
     /// The input's data type (a corpus [`crate::corpus::DataType`] name, or a user file).
@@ -39,39 +249,38 @@ impl BenchId {
     /// An identifier for a Rust implementation (runtime `rust`).
     pub fn new(
         study: &str,
-        algorithm: &str,
+        algorithm: impl Into<Subject>,
         implementation: &str,
-        phase: &str,
+        phase: Phase,
         size: u64,
         data_type: &str,
     ) -> BenchId {
         BenchId {
             study: study.to_string(),
-            algorithm: algorithm.to_string(),
+            algorithm: algorithm.into(),
             implementation: implementation.to_string(),
-            runtime: "rust".to_string(),
-            phase: phase.to_string(),
+            runtime: Runtime::Rust,
+            phase,
             size,
             data_type: data_type.to_string(),
         }
     }
 
     /// The same identifier for another runtime.
-    pub fn with_runtime(mut self, runtime: &str) -> BenchId {
-        self.runtime = runtime.to_string();
+    pub fn with_runtime(mut self, runtime: Runtime) -> BenchId {
+        self.runtime = runtime;
         self
     }
 
     /// The catalogue cipher the figure is of, where it is one (a hash, a public-key
-    /// operation or a baseline has none). Names are parsed here, once per lookup, because
-    /// an identity also comes back from the store and from other runtimes as text.
-    pub fn cipher(&self) -> Option<CipherSpec> {
-        CipherSpec::parse(&self.algorithm).ok()
+    /// operation or a baseline has none).
+    pub fn cipher(&self) -> Option<&CipherSpec> {
+        self.algorithm.spec()
     }
 
     /// Whether the figure is of `spec` (any padding: the studies' own choice).
     pub fn is_cipher(&self, spec: &CipherSpec) -> bool {
-        self.cipher().is_some_and(|c| same_cipher(&c, spec))
+        self.cipher().is_some_and(|c| same_cipher(c, spec))
     }
 
     /// `study/algorithm/implementation/runtime/phase/size/data_type`: unique within a
@@ -109,4 +318,37 @@ pub fn same_cipher(a: &CipherSpec, b: &CipherSpec) -> bool {
         && a.key_bits == b.key_bits
         && a.mode == b.mode
         && a.effective_bits.unwrap_or(a.key_bits) == b.effective_bits.unwrap_or(b.key_bits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cipherlab_ciphers::catalogue;
+
+    #[test]
+    fn names_round_trip() {
+        for p in Phase::ALL {
+            assert_eq!(Phase::parse(p.as_str()), Some(*p));
+        }
+        for r in Runtime::ALL {
+            assert_eq!(Runtime::parse(r.as_str()), Some(*r));
+        }
+        assert_eq!(Phase::parse("encrypt "), None);
+        let json = serde_json::to_string(&Phase::EncryptJob).unwrap();
+        assert_eq!(json, "\"encrypt-job\"");
+        assert!(serde_json::from_str::<Phase>("\"warp\"").is_err());
+    }
+
+    #[test]
+    fn a_subject_read_back_is_the_cipher_it_was() {
+        let spec = CipherSpec::aead(&catalogue::ASCON_AEAD128);
+        let s = Subject::cipher(spec);
+        let back = Subject::parse(s.name());
+        assert_eq!(back, s);
+        assert!(back.spec().is_some_and(|b| same_cipher(b, &spec)));
+        let perm = Subject::parse("ascon-p12");
+        assert!(perm.spec().is_none());
+        assert_eq!(perm, Subject::named("ascon-p12"));
+        assert_ne!(perm, s);
+    }
 }

@@ -23,7 +23,7 @@
 //! the harness's `Bencher`, keep the result with the machine block.
 //!
 //! ```
-//! use cipherlab_bench::{corpus, id::BenchId, store::{NewRun, Store}};
+//! use cipherlab_bench::{corpus, id::{BenchId, Phase, Subject}, store::{NewRun, Store}};
 //! use cipherlab_harness::{Harness, Settings};
 //! use std::time::Duration;
 //!
@@ -31,7 +31,7 @@
 //! let settings = Settings { iterations: 10, sample_time: Duration::from_millis(1),
 //!                           warmup_time: Duration::from_millis(5), ..Settings::quick() };
 //! let harness = Harness::new(settings.clone());
-//! let id = BenchId::new("data-type", "rot13", "example", "encrypt", 4096, "bmp");
+//! let id = BenchId::new("data-type", Subject::named("rot13"), "example", Phase::Encrypt, 4096, "bmp");
 //! let m = harness.measure(id, Some(4096), |b| {
 //!     let mut buf = data.clone();                                // setup: not timed
 //!     b.iter_on(&mut buf, |buf| buf.iter_mut().for_each(|x| *x = x.wrapping_add(13)));

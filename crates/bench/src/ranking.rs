@@ -6,7 +6,7 @@
 //! disagree on what "ranked first" means.
 
 use crate::artifact::Table;
-use crate::id::Measurement;
+use crate::id::{Measurement, Phase};
 use serde_json::{Value, json};
 
 /// A ranked group.
@@ -23,10 +23,10 @@ pub struct Ranking<'m> {
 /// at the largest size, on the first input type; `None` when nothing was timed or the
 /// group has a single member.
 pub fn headline<'m>(ms: &[&'m Measurement]) -> Option<Ranking<'m>> {
-    let phase = ["encrypt", "write"]
+    let phase = [Phase::Encrypt, Phase::Write]
         .into_iter()
         .find(|p| ms.iter().any(|m| m.id.phase == *p))
-        .or_else(|| ms.first().map(|m| m.id.phase.as_str()))?;
+        .or_else(|| ms.first().map(|m| m.id.phase))?;
     let of_phase: Vec<&&Measurement> = ms.iter().filter(|m| m.id.phase == phase).collect();
     let size = of_phase.iter().map(|m| m.id.size).max()?;
     let data_type = of_phase

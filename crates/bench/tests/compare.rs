@@ -63,7 +63,12 @@ fn a_known_speed_up_is_found_and_called() {
     assert!(c.same_machine && c.machine_differences.is_empty());
     assert_eq!(c.figures.len(), 4);
     assert_eq!((c.only_in_a, c.only_in_b), (0, 0));
-    let fig = |alg: &str| c.figures.iter().find(|f| f.id.algorithm == alg).unwrap();
+    let fig = |alg: &str| {
+        c.figures
+            .iter()
+            .find(|f| f.id.algorithm.name() == alg)
+            .unwrap()
+    };
     let aes = fig("aes-128-ecb");
     let r = aes.ratio.unwrap();
     assert!(r.contains(0.8), "true ratio 0.8 in [{}, {}]", r.low, r.high);
@@ -124,7 +129,7 @@ fn a_threshold_only_removes_calls() {
     let des = |c: &cipherlab_bench::compare::Comparison| {
         c.figures
             .iter()
-            .find(|f| f.id.algorithm == "des-ecb")
+            .find(|f| f.id.algorithm.name() == "des-ecb")
             .unwrap()
             .verdict
     };
@@ -230,7 +235,7 @@ fn medians_within_the_equivalence_margin_share_a_rank() {
     let ranks: Vec<(usize, &str)> = r
         .ranked
         .iter()
-        .map(|(k, m)| (*k, m.id.algorithm.as_str()))
+        .map(|(k, m)| (*k, m.id.algorithm.name()))
         .collect();
     assert_eq!(ranks, vec![(1, "rc4-40"), (1, "rc4-128"), (3, "des-ecb")]);
     let c = compare(&a, &b, &bootstrap(), 0.0);

@@ -125,7 +125,7 @@ fn csv_parses_back_to_the_stored_figures() {
     for (row, m) in rows[1..].iter().zip(&run.measurements) {
         assert_eq!(row.len(), CSV_COLUMNS.len());
         assert_eq!(row[col("run_id")], run.info.id.to_string());
-        assert_eq!(row[col("algorithm")], m.id.algorithm);
+        assert_eq!(row[col("algorithm")], m.id.algorithm.name());
         assert_eq!(row[col("data_type")], m.id.data_type, "quoting round-trips");
         assert_eq!(row[col("size_bytes")].parse::<u64>().unwrap(), m.id.size);
         // Floats read back bit for bit.

@@ -3,7 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use cipherlab_bench::artifact::{Artifact, Content, Histogram};
-use cipherlab_bench::id::{BenchId, Measurement};
+use cipherlab_bench::id::{BenchId, Measurement, Phase, Subject};
 use cipherlab_bench::store::{NewRun, SCHEMA_VERSION, Store, StoreError};
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_harness::{Mode, RawSample, Settings, Validity};
@@ -36,9 +36,9 @@ fn measurement(algorithm: &str, mode: Mode, with_ticks: bool, n: u64, spread: u6
     Measurement::from_samples(
         BenchId::new(
             "data-type",
-            algorithm,
+            Subject::parse(algorithm),
             "rustcrypto",
-            "encrypt",
+            Phase::Encrypt,
             16_384,
             "bmp",
         ),

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 
 use anyhow::{Result, bail};
 use cipherlab_bench::compare::{self, Comparison, Verdict};
+use cipherlab_bench::id::Runtime;
 use cipherlab_bench::ranking::time_text;
 use cipherlab_bench::report::svg::{Format, label};
 use cipherlab_harness::stats::Bootstrap;
@@ -75,7 +76,7 @@ fn figure_name(f: &compare::Figure) -> String {
         s.push_str(&id.data_type);
     }
     s.push_str(&format!(" ({}", id.implementation));
-    if id.runtime != "rust" {
+    if id.runtime != Runtime::Rust {
         s.push_str(&format!(", {}", id.runtime));
     }
     s.push(')');

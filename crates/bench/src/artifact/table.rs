@@ -129,9 +129,9 @@ pub fn int(x: u64) -> Value {
     Value::from(x)
 }
 
-/// A string cell.
-pub fn text(s: impl Into<String>) -> Value {
-    Value::String(s.into())
+/// A string cell (anything displayable: a name, a subject, a verdict).
+pub fn text(s: impl std::fmt::Display) -> Value {
+    Value::String(s.to_string())
 }
 
 #[cfg(test)]

@@ -97,10 +97,10 @@ fn csv_row(run_id: i64, m: &Measurement) -> Vec<String> {
     vec![
         run_id.to_string(),
         m.id.study.clone(),
-        m.id.algorithm.clone(),
+        m.id.algorithm.to_string(),
         m.id.implementation.clone(),
-        m.id.runtime.clone(),
-        m.id.phase.clone(),
+        m.id.runtime.to_string(),
+        m.id.phase.to_string(),
         m.id.size.to_string(),
         m.id.data_type.clone(),
         m.mode.as_str().to_string(),

@@ -11,10 +11,8 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use cipherlab_ciphers::CipherSpec;
-
 use super::svg::{Format, Plot, Point, Scale, Series, XAxis};
-use crate::id::Measurement;
+use crate::id::{Measurement, Phase, Runtime, Subject};
 use crate::ranking::interval_ns;
 
 /// The measurements of one study in one run: the run's position among the runs shown
@@ -54,21 +52,6 @@ struct Panel<'f> {
     keep: Box<dyn Fn(&Measurement) -> bool + 'f>,
 }
 
-/// Phases in the order people think of them; others follow in the order seen.
-const PHASE_ORDER: [&str; 11] = [
-    "keygen",
-    "keys",
-    "unlock",
-    "init",
-    "encrypt",
-    "decrypt",
-    "encrypt-job",
-    "decrypt-job",
-    "write",
-    "read",
-    "permute",
-];
-
 /// Distinct values in order of first appearance.
 fn distinct<T: PartialEq + Clone>(items: impl Iterator<Item = T>) -> Vec<T> {
     let mut out: Vec<T> = Vec::new();
@@ -80,14 +63,10 @@ fn distinct<T: PartialEq + Clone>(items: impl Iterator<Item = T>) -> Vec<T> {
     out
 }
 
-fn phases_of(all: &[&Measurement]) -> Vec<String> {
-    let mut p = distinct(all.iter().map(|m| m.id.phase.clone()));
-    p.sort_by_key(|x| {
-        PHASE_ORDER
-            .iter()
-            .position(|o| o == x)
-            .unwrap_or(usize::MAX)
-    });
+/// The phases present, in [`Phase`]'s order.
+fn phases_of(all: &[&Measurement]) -> Vec<Phase> {
+    let mut p = distinct(all.iter().map(|m| m.id.phase));
+    p.sort();
     p
 }
 
@@ -97,13 +76,10 @@ fn panels<'f>(study: &str, all: &[&Measurement]) -> Vec<Panel<'f>> {
     let per_phase = |axis: Axis, what: &str| -> Vec<Panel<'f>> {
         phases
             .iter()
-            .map(|p| {
-                let phase = p.clone();
-                Panel {
-                    title: format!("{study}: {phase} {what}"),
-                    axis,
-                    keep: Box::new(move |m: &Measurement| m.id.phase == phase),
-                }
+            .map(|&phase| Panel {
+                title: format!("{study}: {phase} {what}"),
+                axis,
+                keep: Box::new(move |m: &Measurement| m.id.phase == phase),
             })
             .collect()
     };
@@ -133,12 +109,14 @@ fn panels<'f>(study: &str, all: &[&Measurement]) -> Vec<Panel<'f>> {
         }],
         "providers" => {
             let mut out = Vec::new();
-            for p in &phases {
-                let mut sizes =
-                    distinct(all.iter().filter(|m| &m.id.phase == p).map(|m| m.id.size));
+            for &phase in &phases {
+                let mut sizes = distinct(
+                    all.iter()
+                        .filter(|m| m.id.phase == phase)
+                        .map(|m| m.id.size),
+                );
                 sizes.sort_unstable();
                 for size in sizes {
-                    let phase = p.clone();
                     out.push(Panel {
                         title: format!(
                             "{study}: {phase}, {}, by provider",
@@ -159,28 +137,28 @@ fn panels<'f>(study: &str, all: &[&Measurement]) -> Vec<Panel<'f>> {
 
 /// Per phase and data type: against size where some cipher was timed at several sizes,
 /// else one point per cipher.
-fn generic<'f>(study: &str, all: &[&Measurement], phases: &[String]) -> Vec<Panel<'f>> {
+fn generic<'f>(study: &str, all: &[&Measurement], phases: &[Phase]) -> Vec<Panel<'f>> {
     let mut out = Vec::new();
-    for p in phases {
+    for &p in phases {
         let types = distinct(
             all.iter()
-                .filter(|m| &m.id.phase == p)
+                .filter(|m| m.id.phase == p)
                 .map(|m| m.id.data_type.clone()),
         );
         for t in types {
             let group: Vec<&&Measurement> = all
                 .iter()
-                .filter(|m| &m.id.phase == p && m.id.data_type == t)
+                .filter(|m| m.id.phase == p && m.id.data_type == t)
                 .collect();
             let mut sizes: BTreeMap<(&str, &str), Vec<u64>> = BTreeMap::new();
             for m in &group {
                 sizes
-                    .entry((&m.id.algorithm, &m.id.implementation))
+                    .entry((m.id.algorithm.name(), &m.id.implementation))
                     .or_default()
                     .push(m.id.size);
             }
             let by_size = sizes.values().any(|s| distinct(s.iter()).len() > 1);
-            let (phase, dt) = (p.clone(), t.clone());
+            let (phase, dt) = (p, t.clone());
             out.push(Panel {
                 title: if by_size {
                     format!("{study}: {p} of {t}, against size")
@@ -204,25 +182,25 @@ enum X {
 /// The series name and x position of `m`. A cipher's series name also carries its
 /// provider where the panel holds several providers of it, and its runtime where that
 /// is not Rust, so two implementations never share a line.
-fn place(axis: Axis, m: &Measurement, multi_impl: &HashSet<String>) -> Option<(String, X)> {
-    let mut alg = m.id.algorithm.clone();
+fn place(axis: Axis, m: &Measurement, multi_impl: &HashSet<&Subject>) -> Option<(String, X)> {
+    let mut alg = m.id.algorithm.to_string();
     if multi_impl.contains(&m.id.algorithm) {
         alg = format!("{alg} ({})", m.id.implementation);
     }
-    if m.id.runtime != "rust" {
+    if m.id.runtime != Runtime::Rust {
         alg = format!("{alg} [{}]", m.id.runtime);
     }
     Some(match axis {
         Axis::Size => (alg, X::Num(m.id.size as f64)),
         Axis::KeyBits => {
-            let spec = CipherSpec::parse(&m.id.algorithm).ok()?;
+            let spec = m.id.cipher()?;
             (
                 spec.algorithm.name.to_string(),
                 X::Num(f64::from(spec.key_bits)),
             )
         }
         Axis::Mode => {
-            let spec = CipherSpec::parse(&m.id.algorithm).ok()?;
+            let spec = m.id.cipher()?;
             match spec.mode {
                 Some(mode) => (
                     format!("{}-{}", spec.algorithm.name, spec.key_bits),
@@ -233,7 +211,7 @@ fn place(axis: Axis, m: &Measurement, multi_impl: &HashSet<String>) -> Option<(S
             }
         }
         Axis::DataType => (alg, X::Cat(m.id.data_type.clone())),
-        Axis::Phase => (alg, X::Cat(m.id.phase.clone())),
+        Axis::Phase => (alg, X::Cat(m.id.phase.to_string())),
         Axis::Provider => (m.id.implementation.clone(), X::Cat(alg)),
         Axis::Algorithm => (m.id.implementation.clone(), X::Cat(alg)),
     })
@@ -281,13 +259,13 @@ pub fn plots(study: &str, runs: &[RunSlice<'_>]) -> Vec<Plot> {
         }
         // Algorithms timed through several providers here (the providers study puts
         // providers on its own axis, so it needs no such split).
-        let mut multi_impl: HashSet<String> = HashSet::new();
+        let mut multi_impl: HashSet<&Subject> = HashSet::new();
         if panel.axis != Axis::Provider {
-            let mut first: BTreeMap<&str, &str> = BTreeMap::new();
+            let mut first: BTreeMap<&Subject, &str> = BTreeMap::new();
             for m in &chosen {
                 let i = first.entry(&m.id.algorithm).or_insert(&m.id.implementation);
                 if *i != m.id.implementation {
-                    multi_impl.insert(m.id.algorithm.clone());
+                    multi_impl.insert(&m.id.algorithm);
                 }
             }
         }
@@ -310,12 +288,7 @@ pub fn plots(study: &str, runs: &[RunSlice<'_>]) -> Vec<Plot> {
             }
         }
         if panel.axis == Axis::Phase {
-            categories.sort_by_key(|x| {
-                PHASE_ORDER
-                    .iter()
-                    .position(|o| o == x)
-                    .unwrap_or(usize::MAX)
-            });
+            categories.sort_by_key(|x| Phase::parse(x));
         }
         let mut series: Vec<Series> = Vec::new();
         for run in runs {

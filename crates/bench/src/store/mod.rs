@@ -32,6 +32,7 @@ use crate::id::Measurement;
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_harness::{Settings, Validity};
 
+mod columns;
 mod read;
 pub mod schema;
 mod write;

@@ -8,12 +8,12 @@ use super::ciphers::file_study_ciphers;
 use super::find::{self, distinct};
 use super::inputs::Input;
 use super::paper::file_features::{CASE2_SIZES, TABLE3, TABLE3_CIPHERS};
-use super::timing::{Subject, add_encrypt};
+use super::timing::{Target, add_encrypt};
 use super::{Config, Scale, Study, StudyError, err};
 use crate::artifact::Artifact;
 use crate::artifact::table::{Table, num, text};
 use crate::corpus::DataType;
-use crate::id::{Measurement, Suite};
+use crate::id::{Measurement, Phase, Suite};
 use cipherlab_ciphers::CipherSpec;
 use cipherlab_harness::machine::MachineInfo;
 
@@ -59,7 +59,7 @@ impl Study for DataSizeStudy {
     fn plan<'a>(&self, cfg: &Config, suite: &mut Suite<'a>) -> Result<(), StudyError> {
         for input in inputs(cfg) {
             for spec in file_study_ciphers().filter(|s| cfg.filter.accepts_spec(s)) {
-                let s = Subject::new(NAME, spec);
+                let s = Target::new(NAME, spec);
                 add_encrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;
             }
         }
@@ -78,7 +78,7 @@ impl Study for DataSizeStudy {
         let enc: Vec<&Measurement> = ms
             .iter()
             .copied()
-            .filter(|m| m.id.phase == "encrypt")
+            .filter(|m| m.id.phase == Phase::Encrypt)
             .collect();
         let Some(largest) = enc.iter().map(|m| m.id.size).max() else {
             return Ok(out);

@@ -7,12 +7,12 @@
 use super::ciphers::file_study_ciphers;
 use super::find::{self, distinct};
 use super::inputs::Input;
-use super::timing::{Subject, add_encrypt};
+use super::timing::{Target, add_encrypt};
 use super::{Config, Study, StudyError, err};
 use crate::artifact::Artifact;
 use crate::artifact::table::{Table, num, text};
 use crate::corpus::DataType;
-use crate::id::{Measurement, Suite};
+use crate::id::{Measurement, Phase, Suite};
 use cipherlab_harness::machine::MachineInfo;
 
 pub struct DataTypeStudy;
@@ -64,7 +64,7 @@ impl Study for DataTypeStudy {
         // Input-major order: each input is made once and reused by every cipher.
         for input in inputs(cfg) {
             for spec in file_study_ciphers().filter(|s| cfg.filter.accepts_spec(s)) {
-                let s = Subject::new(NAME, spec);
+                let s = Target::new(NAME, spec);
                 add_encrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;
             }
         }
@@ -93,7 +93,7 @@ impl Study for DataTypeStudy {
             let mine: Vec<&Measurement> = ms
                 .iter()
                 .copied()
-                .filter(|m| m.id.algorithm == alg && m.id.phase == "encrypt")
+                .filter(|m| m.id.algorithm == alg && m.id.phase == Phase::Encrypt)
                 .collect();
             let per_byte = |m: &Measurement| m.median_ns_per_op() / m.id.size.max(1) as f64;
             let (Some(fast), Some(slow)) = (
@@ -121,10 +121,10 @@ impl Study for DataTypeStudy {
             let noisy = !slow.can_rank() || !fast.can_rank();
             let matters = !noisy && r.is_some_and(|r| r.is_significant() && r.interval.low > 1.05);
             if matters {
-                any_significant.push(alg.clone());
+                any_significant.push(alg.to_string());
             }
             if noisy {
-                any_noisy.push(alg.clone());
+                any_noisy.push(alg.to_string());
             }
             t.row(vec![
                 text(&alg),

@@ -6,12 +6,12 @@ use super::ciphers::MODERN;
 use super::find::{self, distinct};
 use super::inputs::Input;
 use super::paper::file_features::{TABLE4, TABLE4_CIPHERS};
-use super::timing::{Subject, add_encrypt};
+use super::timing::{Target, add_encrypt};
 use super::{Config, Study, StudyError, err};
 use crate::artifact::Artifact;
 use crate::artifact::table::{Table, num, text};
 use crate::corpus::DataType;
-use crate::id::{Measurement, Suite};
+use crate::id::{Measurement, Suite, same_cipher};
 use cipherlab_harness::machine::MachineInfo;
 
 pub struct DensityStudy;
@@ -63,7 +63,7 @@ impl Study for DensityStudy {
                 .chain(MODERN)
                 .filter(|s| cfg.filter.accepts_spec(s))
             {
-                let s = Subject::new(NAME, spec);
+                let s = Target::new(NAME, spec);
                 add_encrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;
             }
         }
@@ -116,11 +116,11 @@ impl Study for DensityStudy {
                     r.is_significant() && (r.interval.low > 1.05 || r.interval.high < 0.95)
                 });
             if matters {
-                differ.push(alg.clone());
+                differ.push(alg.to_string());
             }
             let paper = TABLE4_CIPHERS
                 .iter()
-                .position(|c| c.to_string() == alg)
+                .position(|c| alg.spec().is_some_and(|s| same_cipher(s, c)))
                 .map(|i| TABLE4[i]);
             t.row(vec![
                 text(&alg),

@@ -1,20 +1,20 @@
 //! Looking up a study's measurements and comparing them, for the findings.
 
-use crate::id::Measurement;
+use crate::id::{Measurement, Phase, Subject};
 use cipherlab_ciphers::CipherSpec;
 use cipherlab_harness::stats::{Bootstrap, Ratio};
 
-/// The measurement of `algorithm` / `phase` / `size` / `data_type` (any field `None`
+/// The measurement of `subject` / `phase` / `size` / `data_type` (any field `None`
 /// matches all; the first match wins).
 pub fn one<'m>(
     ms: &[&'m Measurement],
-    algorithm: &str,
-    phase: &str,
+    subject: &Subject,
+    phase: Phase,
     size: Option<u64>,
     data_type: Option<&str>,
 ) -> Option<&'m Measurement> {
     ms.iter().copied().find(|m| {
-        m.id.algorithm == algorithm
+        m.id.algorithm == *subject
             && m.id.phase == phase
             && size.is_none_or(|s| m.id.size == s)
             && data_type.is_none_or(|d| m.id.data_type == d)
@@ -26,7 +26,7 @@ pub fn one<'m>(
 pub fn of<'m>(
     ms: &[&'m Measurement],
     spec: &CipherSpec,
-    phase: &str,
+    phase: Phase,
     size: Option<u64>,
     data_type: Option<&str>,
 ) -> Option<&'m Measurement> {

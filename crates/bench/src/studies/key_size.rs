@@ -8,12 +8,12 @@ use cipherlab_ciphers::{CipherSpec, Mode, catalogue};
 use super::find::{self, distinct};
 use super::inputs::Input;
 use super::paper::file_features::CASE4_SIZE;
-use super::timing::{Subject, add_encrypt, add_init};
+use super::timing::{Target, add_encrypt, add_init};
 use super::{Config, Scale, Study, StudyError, err};
 use crate::artifact::Artifact;
 use crate::artifact::table::{Table, num, text};
 use crate::corpus::DataType;
-use crate::id::{Measurement, Suite};
+use crate::id::{Measurement, Phase, Suite};
 use cipherlab_harness::machine::MachineInfo;
 
 pub struct KeySizeStudy;
@@ -67,7 +67,7 @@ impl Study for KeySizeStudy {
             .into_iter()
             .filter(|s| cfg.filter.accepts_spec(s))
         {
-            let s = Subject::new(NAME, spec);
+            let s = Target::new(NAME, spec);
             add_init(suite, &s).map_err(|e| err(NAME, e))?;
             add_encrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;
         }
@@ -97,7 +97,7 @@ impl Study for KeySizeStudy {
             .into_iter()
             .flatten()
         {
-            let of = |phase: &str| {
+            let of = |phase: Phase| {
                 let mut v: Vec<(&Measurement, u16)> = ms
                     .iter()
                     .copied()
@@ -107,7 +107,7 @@ impl Study for KeySizeStudy {
                 v.sort_by_key(|x| x.1);
                 v
             };
-            let (enc, init) = (of("encrypt"), of("init"));
+            let (enc, init) = (of(Phase::Encrypt), of(Phase::Init));
             let (Some(e0), Some(e1)) = (enc.first(), enc.last()) else {
                 continue;
             };

@@ -13,12 +13,12 @@ use super::ciphers::lwc_aeads;
 use super::find;
 use super::inputs::Input;
 use super::paper::isap_library::{ENCRYPT_NS, PERMUTATION_NS, SIZES};
-use super::timing::{Subject, add_decrypt, add_encrypt};
+use super::timing::{Target, add_decrypt, add_encrypt};
 use super::{Config, Scale, Study, StudyError, err};
 use crate::artifact::Artifact;
 use crate::artifact::table::{Table, int, num, text};
 use crate::corpus::DataType;
-use crate::id::{BenchId, Measurement, Suite};
+use crate::id::{BenchId, Measurement, Phase, Subject, Suite};
 use cipherlab_harness::machine::MachineInfo;
 
 pub struct LwcStudy;
@@ -49,6 +49,11 @@ const PERMUTATIONS: [(&str, usize); 10] = [
     ("xoodoo", 12),
 ];
 
+/// A permutation at a round count as a figure's subject: `ascon-p12`.
+fn permutation(perm: &str, rounds: usize) -> Subject {
+    Subject::named(format!("{perm}{rounds}"))
+}
+
 fn add_permutation(suite: &mut Suite<'_>, perm: &'static str, rounds: usize) {
     let state_bytes: u64 = match perm {
         "ascon-p" => 40,
@@ -57,9 +62,9 @@ fn add_permutation(suite: &mut Suite<'_>, perm: &'static str, rounds: usize) {
     };
     let id = BenchId::new(
         NAME,
-        &format!("{perm}{rounds}"),
+        permutation(perm, rounds),
         "cipherlab",
-        "permute",
+        Phase::Permute,
         state_bytes,
         "none",
     );
@@ -98,9 +103,9 @@ impl Study for LwcStudy {
         for size in sizes(cfg.scale) {
             let input = Input::corpus(DataType::Dense, size as usize);
             for spec in lwc_aeads().filter(|s| cfg.filter.accepts_spec(s)) {
-                let s = Subject {
+                let s = Target {
                     ad_len: AD_LEN,
-                    ..Subject::new(NAME, spec)
+                    ..Target::new(NAME, spec)
                 };
                 add_encrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;
                 add_decrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;
@@ -130,10 +135,11 @@ impl Study for LwcStudy {
             "ours ns",
             "ours / isap-a-128a [99% CI]",
         ]);
+        let (baseline, baseline_ns) = ENCRYPT_NS[0];
         for (variant, paper_ns) in ENCRYPT_NS {
             for (i, &size) in SIZES.iter().enumerate() {
-                let ours = find::one(ms, variant, "encrypt", Some(size), None);
-                let base = find::one(ms, "isap-a-128a", "encrypt", Some(size), None);
+                let ours = find::of(ms, &variant, Phase::Encrypt, Some(size), None);
+                let base = find::of(ms, &baseline, Phase::Encrypt, Some(size), None);
                 if ours.is_none() {
                     continue;
                 }
@@ -141,7 +147,7 @@ impl Study for LwcStudy {
                     text(variant),
                     int(size),
                     num(paper_ns[i]),
-                    num(paper_ns[i] / ENCRYPT_NS[0].1[i]),
+                    num(paper_ns[i] / baseline_ns[i]),
                     ours.map_or(serde_json::Value::Null, |m| num(m.median_ns_per_op())),
                     text(find::ratio_text(
                         ours.zip(base).and_then(|(o, b)| find::ratio(o, b)),
@@ -168,10 +174,10 @@ impl Study for LwcStudy {
             "ours ns",
             "ours / ascon-p12 [99% CI]",
         ]);
-        let base = find::one(ms, "ascon-p12", "permute", None, None);
+        let base = find::one(ms, &permutation("ascon-p", 12), Phase::Permute, None, None);
         for (perm, rounds) in PERMUTATIONS {
-            let name = format!("{perm}{rounds}");
-            let Some(ours) = find::one(ms, &name, "permute", None, None) else {
+            let subject = permutation(perm, rounds);
+            let Some(ours) = find::one(ms, &subject, Phase::Permute, None, None) else {
                 continue;
             };
             let paper = PERMUTATION_NS

@@ -8,12 +8,12 @@ use cipherlab_ciphers::{CipherSpec, Mode, Padding, catalogue};
 
 use super::find::{self, distinct};
 use super::inputs::Input;
-use super::timing::{Subject, add_decrypt, add_encrypt};
+use super::timing::{Target, add_decrypt, add_encrypt};
 use super::{Config, Study, StudyError, err};
 use crate::artifact::Artifact;
 use crate::artifact::table::{Table, text};
 use crate::corpus::DataType;
-use crate::id::{Measurement, Suite};
+use crate::id::{Measurement, Phase, Suite};
 use cipherlab_harness::machine::MachineInfo;
 
 pub struct ModesStudy;
@@ -55,7 +55,7 @@ impl Study for ModesStudy {
         let size = cfg.scale.pick(64 << 10, 4 << 20, 50_000_000);
         let input = Input::corpus(DataType::Bmp, size);
         for spec in specs().into_iter().filter(|s| cfg.filter.accepts_spec(s)) {
-            let s = Subject::new(NAME, spec);
+            let s = Target::new(NAME, spec);
             add_encrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;
             add_decrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;
         }
@@ -82,12 +82,12 @@ impl Study for ModesStudy {
                 .map(|s| CipherSpec {
                     mode: None,
                     padding: Padding::default(),
-                    ..s
+                    ..*s
                 })
         });
         for fam in families.into_iter().flatten() {
             let fam_name = fam.to_string();
-            for phase in ["encrypt", "decrypt"] {
+            for phase in [Phase::Encrypt, Phase::Decrypt] {
                 let get = |mode: Mode| {
                     let spec = CipherSpec {
                         mode: Some(mode),
@@ -105,7 +105,7 @@ impl Study for ModesStudy {
                 }
                 t.row(row);
                 // Related-work claims, checked on encryption.
-                if phase == "encrypt" {
+                if phase == Phase::Encrypt {
                     let fastest = modes
                         .iter()
                         .filter(|m| **m != Mode::Gcm)

@@ -24,7 +24,7 @@ use super::paper::java_stream::OBJECT_BYTES;
 use super::{Config, Study, StudyError, err};
 use crate::artifact::Artifact;
 use crate::artifact::table::{Table, num, text};
-use crate::id::{BenchId, Measurement, Suite};
+use crate::id::{BenchId, Measurement, Phase, Subject, Suite};
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_harness::rng::Rng;
 use cipherlab_harness::{BatchSize, Bencher};
@@ -210,8 +210,13 @@ impl Channel {
     }
 }
 
-fn id(alg: &str, provider: &str, phase: &str, size: u64) -> BenchId {
-    BenchId::new(NAME, alg, provider, phase, size, "object-graph")
+fn id(subject: impl Into<Subject>, provider: &str, phase: Phase, size: u64) -> BenchId {
+    BenchId::new(NAME, subject, provider, phase, size, "object-graph")
+}
+
+/// The serialization-only baseline's subject: no cipher.
+fn no_cipher() -> Subject {
+    Subject::named("none")
 }
 
 impl Study for ObjectsStudy {
@@ -234,7 +239,7 @@ impl Study for ObjectsStudy {
         // Baselines: serialization alone.
         let r = reg.clone();
         suite.add(
-            id("none", "serde-postcard", "write", size),
+            id(no_cipher(), "serde-postcard", Phase::Write, size),
             Some(size),
             move |b| {
                 b.iter_batched(
@@ -246,38 +251,40 @@ impl Study for ObjectsStudy {
         );
         let plain = serialized(&reg);
         suite.add(
-            id("none", "serde-postcard", "read", size),
+            id(no_cipher(), "serde-postcard", Phase::Read, size),
             Some(size),
             move |b| {
                 b.iter(|| postcard::from_bytes::<Registry>(black_box(&plain)).is_ok());
             },
         );
         for spec in CIPHERS.into_iter().filter(|s| cfg.filter.accepts_spec(s)) {
-            let name = spec.to_string();
-            let name = name.as_str();
             let channel = Channel::new(spec).map_err(|e| err(NAME, e))?;
             // Prove the round trip before timing it.
             let sealed = channel
                 .write(&reg, Vec::new())
-                .map_err(|e| err(NAME, format!("{name}: {e}")))?;
+                .map_err(|e| err(NAME, format!("{spec}: {e}")))?;
             match channel.read(&sealed) {
                 Ok(back) if back == reg => {}
-                Ok(_) => return Err(err(NAME, format!("{name}: the graph read back differs"))),
-                Err(e) => return Err(err(NAME, format!("{name}: {e}"))),
+                Ok(_) => return Err(err(NAME, format!("{spec}: the graph read back differs"))),
+                Err(e) => return Err(err(NAME, format!("{spec}: {e}"))),
             }
             let provider = super::check::prove(&spec, None).map_err(|e| err(NAME, e))?;
             let (w, r) = (std::rc::Rc::new(channel), reg.clone());
             let w2 = std::rc::Rc::clone(&w);
             let cap = sealed.len() + 4096;
-            suite.add(id(name, provider, "write", size), Some(size), move |b| {
-                b.iter_batched(
-                    || Vec::with_capacity(cap),
-                    |out| w.write(black_box(&r), std::mem::take(out)).is_ok(),
-                    BatchSize::Inputs(4),
-                );
-            });
             suite.add(
-                id(name, provider, "read", size),
+                id(spec, provider, Phase::Write, size),
+                Some(size),
+                move |b| {
+                    b.iter_batched(
+                        || Vec::with_capacity(cap),
+                        |out| w.write(black_box(&r), std::mem::take(out)).is_ok(),
+                        BatchSize::Inputs(4),
+                    );
+                },
+            );
+            suite.add(
+                id(spec, provider, Phase::Read, size),
                 Some(size),
                 move |b: &mut Bencher<'_>| {
                     b.iter(|| w2.read(black_box(&sealed)).is_ok());
@@ -293,8 +300,8 @@ impl Study for ObjectsStudy {
         ms: &[&Measurement],
         _machine: &MachineInfo,
     ) -> Result<Vec<Artifact>, StudyError> {
-        let base_w = find::one(ms, "none", "write", None, None);
-        let base_r = find::one(ms, "none", "read", None, None);
+        let base_w = find::one(ms, &no_cipher(), Phase::Write, None, None);
+        let base_r = find::one(ms, &no_cipher(), Phase::Read, None, None);
         let mut t = Table::new(&[
             "cipher",
             "channel",
@@ -304,12 +311,12 @@ impl Study for ObjectsStudy {
             "read / deserialization alone [99% CI]",
         ]);
         for alg in distinct(ms, |m| m.id.algorithm.clone()) {
-            let w = find::one(ms, &alg, "write", None, None);
-            let r = find::one(ms, &alg, "read", None, None);
-            let channel = match CipherSpec::parse(&alg) {
-                Ok(s) if s.is_aead() => "container (authenticated)",
-                Ok(_) => "raw (no integrity)",
-                Err(_) => "serialization only",
+            let w = find::one(ms, &alg, Phase::Write, None, None);
+            let r = find::one(ms, &alg, Phase::Read, None, None);
+            let channel = match alg.spec() {
+                Some(s) if s.is_aead() => "container (authenticated)",
+                Some(_) => "raw (no integrity)",
+                None => "serialization only",
             };
             t.row(vec![
                 text(&alg),
@@ -326,7 +333,7 @@ impl Study for ObjectsStudy {
         }
         // The paper's conclusion: AES outperformed DES, 3DES and Blowfish (written through
         // the stream). Ours: AES-128 in the same raw mode against each.
-        let write_of = |spec: &CipherSpec| find::of(ms, spec, "write", None, None);
+        let write_of = |spec: &CipherSpec| find::of(ms, spec, Phase::Write, None, None);
         let aes = write_of(&PAPER_AES);
         let verdicts: Vec<String> = PAPER_OUTPERFORMED
             .iter()

@@ -9,7 +9,7 @@ use super::find::{self, distinct};
 use super::inputs::Input;
 use super::paper::java_stream::OBJECT_BYTES;
 use super::public_key;
-use super::timing::{Subject, add_decrypt, add_encrypt, add_init, add_keygen};
+use super::timing::{Target, add_decrypt, add_encrypt, add_init, add_keygen};
 use super::{Config, Study, StudyError, err};
 use crate::artifact::table::{Table, num, text};
 use cipherlab_ciphers::asym::AsymSpec;
@@ -17,7 +17,7 @@ use cipherlab_ciphers::{CipherSpec, Mode, catalogue};
 
 use crate::artifact::Artifact;
 use crate::corpus::DataType;
-use crate::id::{Measurement, Suite};
+use crate::id::{Measurement, Phase, Subject, Suite};
 use cipherlab_harness::machine::MachineInfo;
 
 pub struct PhasesStudy;
@@ -47,7 +47,7 @@ const PUBLIC_KEY: [&str; 6] = [
     "p256-ecies",
 ];
 
-const PHASES: [&str; 4] = ["keygen", "init", "encrypt", "decrypt"];
+const PHASES: [Phase; 4] = [Phase::Keygen, Phase::Init, Phase::Encrypt, Phase::Decrypt];
 
 impl Study for PhasesStudy {
     fn name(&self) -> &'static str {
@@ -67,7 +67,7 @@ impl Study for PhasesStudy {
         // small integers and text, which sparse corpus data resembles.
         let input = Input::corpus(DataType::Sparse, OBJECT_BYTES);
         for spec in CIPHERS.into_iter().filter(|s| cfg.filter.accepts_spec(s)) {
-            let s = Subject::new(NAME, spec);
+            let s = Target::new(NAME, spec);
             add_keygen(suite, &s).map_err(|e| err(NAME, e))?;
             add_init(suite, &s).map_err(|e| err(NAME, e))?;
             add_encrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;
@@ -87,10 +87,10 @@ impl Study for PhasesStudy {
         _machine: &MachineInfo,
     ) -> Result<Vec<Artifact>, StudyError> {
         let mut columns = vec!["cipher"];
-        columns.extend(PHASES.iter().map(|p| match *p {
-            "keygen" => "keygen µs",
-            "init" => "init µs",
-            "encrypt" => "encrypt µs",
+        columns.extend(PHASES.iter().map(|p| match p {
+            Phase::Keygen => "keygen µs",
+            Phase::Init => "init µs",
+            Phase::Encrypt => "encrypt µs",
             _ => "decrypt µs",
         }));
         columns.extend(["largest phase", "its share"]);
@@ -99,7 +99,7 @@ impl Study for PhasesStudy {
         for alg in distinct(ms, |m| m.id.algorithm.clone()) {
             let times: Vec<Option<f64>> = PHASES
                 .iter()
-                .map(|p| find::one(ms, &alg, p, None, None).map(|m| m.median_ns_per_op() / 1e3))
+                .map(|p| find::one(ms, &alg, *p, None, None).map(|m| m.median_ns_per_op() / 1e3))
                 .collect();
             let total: f64 = times.iter().flatten().sum();
             let (largest, share) = PHASES
@@ -107,9 +107,11 @@ impl Study for PhasesStudy {
                 .zip(&times)
                 .filter_map(|(p, t)| t.map(|t| (*p, t)))
                 .max_by(|a, b| a.1.total_cmp(&b.1))
-                .map_or(("-", 0.0), |(p, t)| (p, t / total.max(f64::MIN_POSITIVE)));
-            if largest == "keygen" {
-                keygen_dominant.push(alg.clone());
+                .map_or(("-", 0.0), |(p, t)| {
+                    (p.as_str(), t / total.max(f64::MIN_POSITIVE))
+                });
+            if largest == Phase::Keygen.as_str() {
+                keygen_dominant.push(alg.to_string());
             }
             let mut row = vec![text(&alg)];
             row.extend(times.iter().map(|t| t.map_or(serde_json::Value::Null, num)));
@@ -131,8 +133,9 @@ impl Study for PhasesStudy {
             .iter()
             .filter(|n| n.starts_with("rsa-"))
             .filter_map(|n| {
-                let public = find::one(ms, n, "encrypt", None, None)?;
-                let private = find::one(ms, n, "decrypt", None, None)?;
+                let subject = Subject::named(*n);
+                let public = find::one(ms, &subject, Phase::Encrypt, None, None)?;
+                let private = find::one(ms, &subject, Phase::Decrypt, None, None)?;
                 Some(format!(
                     "{n} {}",
                     find::ratio_text(find::ratio(private, public))

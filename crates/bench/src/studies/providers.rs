@@ -7,7 +7,7 @@ use cipherlab_ciphers::{CipherSpec, Mode, catalogue, providers};
 
 use super::find::{self, distinct};
 use super::inputs::Input;
-use super::timing::{Subject, add_encrypt};
+use super::timing::{Target, add_encrypt};
 use super::{Config, Study, StudyError, err};
 use crate::artifact::Artifact;
 use crate::artifact::table::{Table, int, num, text};
@@ -70,9 +70,9 @@ impl Study for ProvidersStudy {
                     continue;
                 }
                 for p in available {
-                    let s = Subject {
+                    let s = Target {
                         provider: Some(p),
-                        ..Subject::new(NAME, spec)
+                        ..Target::new(NAME, spec)
                     };
                     add_encrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;
                 }
@@ -121,9 +121,9 @@ impl Study for ProvidersStudy {
                     )
                 })
                 .collect();
-            let default = cipherlab_ciphers::CipherSpec::parse(&alg)
-                .ok()
-                .and_then(|s| providers::default_at(&s, size as usize).ok())
+            let default = alg
+                .spec()
+                .and_then(|s| providers::default_at(s, size as usize).ok())
                 .unwrap_or("-");
             // The default is "fastest" unless another provider is significantly faster.
             let default_ok = default == fastest.id.implementation

@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex};
 use cipherlab_ciphers::asym::{AsymSpec, Decryptor, Encryptor, Keypair};
 
 use super::Scale;
-use crate::id::{BenchId, Suite};
+use crate::id::{BenchId, Phase, Subject, Suite};
 use cipherlab_harness::{Bencher, Mode, Settings};
 
 /// What is encrypted: a 256-bit session key's worth of bytes.
@@ -28,8 +28,15 @@ pub const MESSAGE: [u8; 32] = *b"a 256-bit session key, 32 bytes.";
 /// The provider of every public-key scheme.
 pub const PROVIDER: &str = "openssl";
 
-fn id(study: &'static str, spec: AsymSpec, phase: &str, size: u64, label: &str) -> BenchId {
-    BenchId::new(study, &spec.to_string(), PROVIDER, phase, size, label)
+fn id(study: &'static str, spec: AsymSpec, phase: Phase, size: u64, label: &str) -> BenchId {
+    BenchId::new(
+        study,
+        Subject::named(spec.to_string()),
+        PROVIDER,
+        phase,
+        size,
+        label,
+    )
 }
 
 /// One key pair per scheme and process: RSA-4096 key generation takes seconds, and the
@@ -96,7 +103,7 @@ fn with<'a>(
 pub fn add_phases(suite: &mut Suite<'_>, study: &'static str, spec: AsymSpec, scale: Scale) {
     with(
         suite,
-        id(study, spec, "keygen", 0, "none"),
+        id(study, spec, Phase::Keygen, 0, "none"),
         keygen_settings(spec, scale),
         move |b| {
             if let Err(e) = proven(spec) {
@@ -105,23 +112,29 @@ pub fn add_phases(suite: &mut Suite<'_>, study: &'static str, spec: AsymSpec, sc
             b.iter(|| Keypair::generate(black_box(spec)).is_ok());
         },
     );
-    with(suite, id(study, spec, "init", 0, "none"), None, move |b| {
-        let (pair, ..) = match proven(spec) {
-            Ok(p) => p,
-            Err(e) => return b.fail(e),
-        };
-        let public = match pair.public_key() {
-            Ok(p) => p,
-            Err(e) => return b.fail(e.to_string()),
-        };
-        b.iter(|| {
-            Encryptor::new(black_box(&public)).is_ok() && Decryptor::new(black_box(&pair)).is_ok()
-        });
-    });
+    with(
+        suite,
+        id(study, spec, Phase::Init, 0, "none"),
+        None,
+        move |b| {
+            let (pair, ..) = match proven(spec) {
+                Ok(p) => p,
+                Err(e) => return b.fail(e),
+            };
+            let public = match pair.public_key() {
+                Ok(p) => p,
+                Err(e) => return b.fail(e.to_string()),
+            };
+            b.iter(|| {
+                Encryptor::new(black_box(&public)).is_ok()
+                    && Decryptor::new(black_box(&pair)).is_ok()
+            });
+        },
+    );
     let size = MESSAGE.len() as u64;
     with(
         suite,
-        id(study, spec, "encrypt", size, "session-key"),
+        id(study, spec, Phase::Encrypt, size, "session-key"),
         None,
         move |b| {
             let (_, mut enc, ..) = match proven(spec) {
@@ -134,7 +147,7 @@ pub fn add_phases(suite: &mut Suite<'_>, study: &'static str, spec: AsymSpec, sc
     );
     with(
         suite,
-        id(study, spec, "decrypt", size, "session-key"),
+        id(study, spec, Phase::Decrypt, size, "session-key"),
         None,
         move |b| {
             let (_, _, mut dec, ct) = match proven(spec) {

@@ -15,7 +15,7 @@ use cipherlab_ciphers::{CipherSpec, generate_iv, generate_key, providers};
 
 use super::check;
 use super::inputs::Input;
-use crate::id::{BenchId, Suite};
+use crate::id::{BenchId, Phase, Suite};
 use cipherlab_harness::{BatchSize, Bencher, Settings};
 
 /// Inputs above this size are copied one per call (not ten), to bound memory.
@@ -23,7 +23,7 @@ const LARGE_INPUT: u64 = 16 << 20;
 
 /// What to time: a cipher through a provider on an input.
 #[derive(Debug, Clone)]
-pub struct Subject {
+pub struct Target {
     /// The study it belongs to.
     pub study: &'static str,
     /// The cipher.
@@ -34,10 +34,10 @@ pub struct Subject {
     pub ad_len: usize,
 }
 
-impl Subject {
+impl Target {
     /// `spec` through its default provider.
-    pub fn new(study: &'static str, spec: CipherSpec) -> Subject {
-        Subject {
+    pub fn new(study: &'static str, spec: CipherSpec) -> Target {
+        Target {
             study,
             spec,
             provider: None,
@@ -50,15 +50,8 @@ impl Subject {
         check::prove(&self.spec, self.provider)
     }
 
-    fn id(&self, provider: &str, phase: &str, size: u64, label: &str) -> BenchId {
-        BenchId::new(
-            self.study,
-            &self.spec.to_string(),
-            provider,
-            phase,
-            size,
-            label,
-        )
+    fn id(&self, provider: &str, phase: Phase, size: u64, label: &str) -> BenchId {
+        BenchId::new(self.study, self.spec, provider, phase, size, label)
     }
 }
 
@@ -73,19 +66,19 @@ fn batch_size(len: u64) -> BatchSize {
 }
 
 /// Adds `encrypt` of `input` (fresh plaintext per call).
-pub fn add_encrypt(suite: &mut Suite<'_>, s: &Subject, input: &Input) -> Result<(), String> {
+pub fn add_encrypt(suite: &mut Suite<'_>, s: &Target, input: &Input) -> Result<(), String> {
     add_encrypt_with(suite, s, input, None)
 }
 
 /// [`add_encrypt`] with its own settings.
 pub fn add_encrypt_with(
     suite: &mut Suite<'_>,
-    s: &Subject,
+    s: &Target,
     input: &Input,
     settings: Option<Settings>,
 ) -> Result<(), String> {
     let provider = s.prove()?;
-    let id = s.id(provider, "encrypt", input.size, &input.label);
+    let id = s.id(provider, Phase::Encrypt, input.size, &input.label);
     let (spec, input) = (s.spec, input.clone());
     let key = generate_key(&spec);
     let iv = generate_iv(&spec);
@@ -118,19 +111,19 @@ pub fn add_encrypt_with(
 }
 
 /// Adds `decrypt` of the ciphertext of `input` (fresh copy per call).
-pub fn add_decrypt(suite: &mut Suite<'_>, s: &Subject, input: &Input) -> Result<(), String> {
+pub fn add_decrypt(suite: &mut Suite<'_>, s: &Target, input: &Input) -> Result<(), String> {
     add_decrypt_with(suite, s, input, None)
 }
 
 /// [`add_decrypt`] with its own settings.
 pub fn add_decrypt_with(
     suite: &mut Suite<'_>,
-    s: &Subject,
+    s: &Target,
     input: &Input,
     settings: Option<Settings>,
 ) -> Result<(), String> {
     let provider = s.prove()?;
-    let id = s.id(provider, "decrypt", input.size, &input.label);
+    let id = s.id(provider, Phase::Decrypt, input.size, &input.label);
     let (spec, input) = (s.spec, input.clone());
     let key = generate_key(&spec);
     let iv = generate_iv(&spec);
@@ -163,9 +156,9 @@ pub fn add_decrypt_with(
 }
 
 /// Adds `init`: the key schedule, once per call.
-pub fn add_init(suite: &mut Suite<'_>, s: &Subject) -> Result<(), String> {
+pub fn add_init(suite: &mut Suite<'_>, s: &Target) -> Result<(), String> {
     let provider = s.prove()?;
-    let id = s.id(provider, "init", 0, "none");
+    let id = s.id(provider, Phase::Init, 0, "none");
     let spec = s.spec;
     let key = generate_key(&spec);
     let bench = move |b: &mut Bencher<'_>| {
@@ -176,9 +169,9 @@ pub fn add_init(suite: &mut Suite<'_>, s: &Subject) -> Result<(), String> {
 }
 
 /// Adds `keygen`: a fresh key from the OS RNG.
-pub fn add_keygen(suite: &mut Suite<'_>, s: &Subject) -> Result<(), String> {
+pub fn add_keygen(suite: &mut Suite<'_>, s: &Target) -> Result<(), String> {
     let provider = s.prove()?;
-    let id = s.id(provider, "keygen", 0, "none");
+    let id = s.id(provider, Phase::Keygen, 0, "none");
     let spec = s.spec;
     let bench = move |b: &mut Bencher<'_>| {
         b.iter(|| generate_key(black_box(&spec)));

@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use cipherlab_bench::artifact::Artifact;
-use cipherlab_bench::id::{BenchId, Measurement};
+use cipherlab_bench::id::{BenchId, Measurement, Phase, Subject};
 use cipherlab_bench::store::{NewRun, Run, Store};
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_harness::rng::Rng;
@@ -46,8 +46,17 @@ pub fn measurement(id: BenchId, samples: Vec<RawSample>) -> Measurement {
     Measurement::from_samples(id, &Settings::quick(), &validity(), bytes, 100, samples).unwrap()
 }
 
+/// An identity from names, as the store gives them back (test edge: names parsed here).
 pub fn id(study: &str, alg: &str, phase: &str, size: u64, data_type: &str) -> BenchId {
-    BenchId::new(study, alg, "rustcrypto", phase, size, data_type)
+    let phase = Phase::parse(phase).unwrap_or_else(|| panic!("no phase {phase}"));
+    BenchId::new(
+        study,
+        Subject::parse(alg),
+        "rustcrypto",
+        phase,
+        size,
+        data_type,
+    )
 }
 
 pub fn new_run(machine: MachineInfo, command: &str) -> NewRun {

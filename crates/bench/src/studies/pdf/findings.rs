@@ -7,10 +7,10 @@ use serde_json::Value;
 use super::super::find;
 use super::super::paper::pdf_lwc;
 use super::inputs::{PdfSet, Selection};
-use super::{CIPHERS, NAME, Phase, SET_LABEL, handler};
+use super::{CIPHERS, NAME, SET_LABEL, handler, subject};
 use crate::artifact::Artifact;
 use crate::artifact::table::{Table, int, num, sig3, text};
-use crate::id::Measurement;
+use crate::id::{Measurement, Phase};
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_harness::stats::Ratio;
 use cipherlab_pdf::Cipher;
@@ -51,8 +51,13 @@ fn modes(set: &PdfSet, sel: &Selection) -> [ModeView; 2] {
     ]
 }
 
-fn get<'m>(ms: &[&'m Measurement], alg: &str, phase: &str, label: &str) -> Option<&'m Measurement> {
-    find::one(ms, alg, phase, None, Some(label))
+fn get<'m>(
+    ms: &[&'m Measurement],
+    c: Cipher,
+    phase: Phase,
+    label: &str,
+) -> Option<&'m Measurement> {
+    find::one(ms, &subject(c), phase, None, Some(label))
 }
 
 fn micros(m: Option<&Measurement>) -> Value {
@@ -121,10 +126,10 @@ fn mode_table(v: &ModeView, ms: &[&Measurement], set: &PdfSet) -> Artifact {
         "ours enc / aes-128 [99% CI]",
         "ours dec / aes-128 [99% CI]",
     ]);
-    let aes = |phase| get(ms, pdf_lwc::AES.name(), phase, &v.label);
+    let aes = |phase| get(ms, pdf_lwc::AES, phase, &v.label);
     for c in CIPHERS {
-        let enc = get(ms, c.name(), Phase::Encrypt.name(), &v.label);
-        let dec = get(ms, c.name(), Phase::Decrypt.name(), &v.label);
+        let enc = get(ms, c, Phase::Encrypt, &v.label);
+        let dec = get(ms, c, Phase::Decrypt, &v.label);
         if enc.is_none() && dec.is_none() {
             continue;
         }
@@ -136,8 +141,8 @@ fn mode_table(v: &ModeView, ms: &[&Measurement], set: &PdfSet) -> Artifact {
             micros(dec),
             mb_s(enc),
             mb_s(dec),
-            text(find::ratio_text(ratio(enc, aes("encrypt")))),
-            text(find::ratio_text(ratio(dec, aes("decrypt")))),
+            text(find::ratio_text(ratio(enc, aes(Phase::Encrypt)))),
+            text(find::ratio_text(ratio(dec, aes(Phase::Decrypt)))),
         ]);
     }
     t.note = format!(
@@ -182,13 +187,13 @@ fn jobs_table(views: &[ModeView], ms: &[&Measurement]) -> Artifact {
     ]);
     for c in CIPHERS {
         for v in views {
-            let job = get(ms, c.name(), Phase::EncryptJob.name(), &v.label);
-            let djob = get(ms, c.name(), Phase::DecryptJob.name(), &v.label);
+            let job = get(ms, c, Phase::EncryptJob, &v.label);
+            let djob = get(ms, c, Phase::DecryptJob, &v.label);
             if job.is_none() && djob.is_none() {
                 continue;
             }
-            let enc = get(ms, c.name(), Phase::Encrypt.name(), &v.label);
-            let dec = get(ms, c.name(), Phase::Decrypt.name(), &v.label);
+            let enc = get(ms, c, Phase::Encrypt, &v.label);
+            let dec = get(ms, c, Phase::Decrypt, &v.label);
             t.row(vec![
                 text(c.name()),
                 text(v.name),
@@ -223,12 +228,12 @@ fn keys_table(ms: &[&Measurement], single: &ModeView) -> Artifact {
         &format!("keys as a share of the encrypt job of {}", single.label),
     ]);
     for c in CIPHERS {
-        let keys = get(ms, c.name(), "keys", "none");
-        let unlock = get(ms, c.name(), "unlock", "none");
+        let keys = get(ms, c, Phase::Keys, "none");
+        let unlock = get(ms, c, Phase::Unlock, "none");
         if keys.is_none() && unlock.is_none() {
             continue;
         }
-        let job = get(ms, c.name(), Phase::EncryptJob.name(), &single.label);
+        let job = get(ms, c, Phase::EncryptJob, &single.label);
         t.row(vec![
             text(c.name()),
             micros(keys),
@@ -276,8 +281,8 @@ fn conclusion_table(views: &[ModeView], ms: &[&Measurement], machine: &MachineIn
     let mut rows: Vec<(Option<Ratio>, bool)> = Vec::new();
     for v in views {
         for phase in [Phase::Encrypt, Phase::Decrypt] {
-            let a = get(ms, pdf_lwc::ASCON.name(), phase.name(), &v.label);
-            let b = get(ms, pdf_lwc::AES.name(), phase.name(), &v.label);
+            let a = get(ms, pdf_lwc::ASCON, phase, &v.label);
+            let b = get(ms, pdf_lwc::AES, phase, &v.label);
             let r = ratio(a, b);
             let clean = a.zip(b).is_some_and(|(a, b)| a.can_rank() && b.can_rank());
             let verdict = match r {
@@ -292,7 +297,7 @@ fn conclusion_table(views: &[ModeView], ms: &[&Measurement], machine: &MachineIn
             }
             t.row(vec![
                 text(v.name),
-                text(phase.name()),
+                text(phase),
                 text(format!("< 1 ({})", v.figure)),
                 text(find::ratio_text(r)),
                 text(verdict),

@@ -33,7 +33,7 @@ use cipherlab_pdf::{Cipher, LwcCipher, StdCipher};
 use super::paper::pdf_lwc;
 use super::{Config, Scale, Study, StudyError, check, err};
 use crate::artifact::Artifact;
-use crate::id::{BenchId, Measurement, Suite};
+use crate::id::{BenchId, Measurement, Phase, Subject, Suite};
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_harness::{BatchSize, Bencher, Mode, Settings};
 
@@ -63,30 +63,16 @@ pub const CIPHERS: [Cipher; 7] = [
 ];
 
 /// The phases timed on files, in table order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Phase {
-    Encrypt,
-    Decrypt,
-    EncryptJob,
-    DecryptJob,
-}
+const FILE_PHASES: [Phase; 4] = [
+    Phase::Encrypt,
+    Phase::Decrypt,
+    Phase::EncryptJob,
+    Phase::DecryptJob,
+];
 
-impl Phase {
-    const ALL: [Phase; 4] = [
-        Phase::Encrypt,
-        Phase::Decrypt,
-        Phase::EncryptJob,
-        Phase::DecryptJob,
-    ];
-
-    fn name(self) -> &'static str {
-        match self {
-            Phase::Encrypt => "encrypt",
-            Phase::Decrypt => "decrypt",
-            Phase::EncryptJob => "encrypt-job",
-            Phase::DecryptJob => "decrypt-job",
-        }
-    }
+/// A PDF cipher as a figure's subject, by the name `pdf encrypt --cipher` takes.
+fn subject(c: Cipher) -> Subject {
+    Subject::named(c.name())
 }
 
 /// The catalogue cipher under a PDF cipher: what `--cipher aes-128-cbc` also selects.
@@ -236,9 +222,9 @@ fn add<'a>(
 fn add_phase(suite: &mut Suite<'_>, cipher: Cipher, phase: Phase, mode: &ModePlan) {
     let id = BenchId::new(
         NAME,
-        cipher.name(),
+        subject(cipher),
         IMPLEMENTATION,
-        phase.name(),
+        phase,
         mode.size,
         &mode.label,
     );
@@ -248,7 +234,7 @@ fn add_phase(suite: &mut Suite<'_>, cipher: Cipher, phase: Phase, mode: &ModePla
     };
     let bytes = match phase {
         Phase::Encrypt | Phase::Decrypt => payload,
-        Phase::EncryptJob | Phase::DecryptJob => mode.size,
+        _ => mode.size,
     };
     let files = Rc::clone(&mode.files);
     let bench = move |b: &mut Bencher<'_>| {
@@ -275,12 +261,13 @@ fn add_phase(suite: &mut Suite<'_>, cipher: Cipher, phase: Phase, mode: &ModePla
             }
             Phase::EncryptJob => b.iter(|| keep(w.encrypt_jobs())),
             Phase::DecryptJob => b.iter(|| keep(w.decrypt_jobs())),
+            other => b.fail(format!("the pdf study does not time {other} on files")),
         }
         if let Some(e) = failed.take() {
             b.fail(format!(
                 "{} {} failed while timed on {}: {e}",
                 cipher.name(),
-                phase.name(),
+                phase,
                 w.labels().join(", ")
             ));
         }
@@ -290,8 +277,8 @@ fn add_phase(suite: &mut Suite<'_>, cipher: Cipher, phase: Phase, mode: &ModePla
 
 /// Adds `keys` and `unlock` of `cipher`.
 fn add_keys(suite: &mut Suite<'_>, cipher: Cipher, settings: Option<Settings>) {
-    let id = |phase| BenchId::new(NAME, cipher.name(), IMPLEMENTATION, phase, 0, "none");
-    add(suite, id("keys"), None, settings.clone(), move |b| {
+    let id = |phase| BenchId::new(NAME, subject(cipher), IMPLEMENTATION, phase, 0, "none");
+    add(suite, id(Phase::Keys), None, settings.clone(), move |b| {
         let failed = Cell::new(None);
         b.iter(|| {
             if let Err(e) = work::derive_keys(cipher) {
@@ -302,7 +289,7 @@ fn add_keys(suite: &mut Suite<'_>, cipher: Cipher, settings: Option<Settings>) {
             b.fail(format!("{} keys: {e}", cipher.name()));
         }
     });
-    add(suite, id("unlock"), None, settings, move |b| {
+    add(suite, id(Phase::Unlock), None, settings, move |b| {
         let lock = match work::lock(cipher) {
             Ok(l) => l,
             Err(e) => return b.fail(format!("{} unlock setup: {e}", cipher.name())),
@@ -391,7 +378,7 @@ impl Study for PdfStudy {
         for c in ciphers {
             prove(c).map_err(|e| err(NAME, e))?;
             for mode in &modes {
-                for phase in Phase::ALL {
+                for phase in FILE_PHASES {
                     add_phase(suite, c, phase, mode);
                 }
             }
