@@ -115,3 +115,153 @@ fn objects_conclusion_is_measured() {
     assert!(note(300.0).contains("against DES differs"));
     assert!(!note(3000.0).contains("holds here too"));
 }
+
+/// One encryption measurement of `alg` on `data_type`.
+fn on(study: &str, alg: &str, data_type: &str, ns: f64, spread: f64, seed: u64) -> Measurement {
+    measurement(
+        id(study, alg, "encrypt", SIZE, data_type),
+        samples(ns, spread, 30, seed),
+    )
+}
+
+#[test]
+fn data_type_verdict_follows_the_measurements() {
+    let aes = spec(&catalogue::AES, 128);
+    let verdict = |bmp_ns: f64, spread: f64| {
+        let ms = vec![
+            on("data-type", &aes, "ascii-text", 1000.0, spread, 1),
+            on("data-type", &aes, "bmp", bmp_ns, spread, 2),
+        ];
+        let t = &tables("data-type", &ms)[0];
+        (
+            cell(t, &aes, "ours: slowest"),
+            cell(t, &aes, "paper (Fig. 2)"),
+            t.note.clone(),
+        )
+    };
+    let (ours, v, note) = verdict(1000.0, 0.005);
+    assert_eq!((ours.as_str(), v.as_str()), ("the same (±5%)", "agrees"));
+    assert!(note.contains("1 agree, 0 differ, 0 can't tell"), "{note}");
+    let (ours, v, note) = verdict(1500.0, 0.01);
+    assert_eq!((ours.as_str(), v.as_str()), ("slower", "differs"));
+    assert!(note.contains("The type matters for aes-128-ecb"), "{note}");
+    let (_, v, note) = verdict(1040.0, 0.6);
+    assert_eq!(v, "can't tell");
+    assert!(note.contains("0 agree, 0 differ, 1 can't tell"), "{note}");
+}
+
+#[test]
+fn density_verdict_follows_the_measurements() {
+    let des = spec(&catalogue::DES, 56);
+    let verdict = |sparse_ns: f64, spread: f64| {
+        let ms = vec![
+            on("density", &des, "dense", 1000.0, spread, 1),
+            on("density", &des, "sparse", sparse_ns, spread, 2),
+        ];
+        let t = &tables("density", &ms)[0];
+        (
+            cell(t, &des, "ours: sparse"),
+            cell(t, &des, "paper (Table 4)"),
+        )
+    };
+    let (ours, v) = verdict(1000.0, 0.005);
+    assert_eq!((ours.as_str(), v.as_str()), ("the same (±5%)", "agrees"));
+    // Sparse taking 1.5x the time: a lower rate.
+    let (ours, v) = verdict(1500.0, 0.01);
+    assert_eq!((ours.as_str(), v.as_str()), ("sparse slower", "differs"));
+    let (ours, v) = verdict(700.0, 0.01);
+    assert_eq!((ours.as_str(), v.as_str()), ("sparse faster", "differs"));
+    let (_, v) = verdict(1040.0, 0.6);
+    assert_eq!(v, "can't tell");
+}
+
+#[test]
+fn modes_claims_follow_the_measurements() {
+    let name = |mode: Mode| CipherSpec::of(&catalogue::AES, 128, Some(mode)).to_string();
+    let claims = |ofb_ns: f64, cfb_ns: f64| {
+        let mut ms = Vec::new();
+        for (i, mode) in [Mode::Ecb, Mode::Cbc, Mode::Cfb8, Mode::Cfb1, Mode::Ctr]
+            .into_iter()
+            .enumerate()
+        {
+            ms.push(m("modes", &name(mode), "encrypt", 1000.0, 0.01, i as u64));
+        }
+        ms.push(m("modes", &name(Mode::Ofb), "encrypt", ofb_ns, 0.01, 10));
+        ms.push(m("modes", &name(Mode::Cfb), "encrypt", cfb_ns, 0.01, 11));
+        let t = tables("modes", &ms)
+            .into_iter()
+            .find(|t| t.columns[2].starts_with("[4]"))
+            .unwrap();
+        (
+            cell(&t, "aes-128", "[4]: OFB fastest"),
+            cell(&t, "aes-128", "[6]: CFB slower"),
+        )
+    };
+    assert_eq!(claims(500.0, 1500.0), ("agrees".into(), "agrees".into()));
+    assert_eq!(claims(2000.0, 800.0), ("differs".into(), "differs".into()));
+    // OFB as fast as CTR: not the fastest.
+    assert_eq!(claims(1000.0, 1000.0), ("differs".into(), "differs".into()));
+}
+
+#[test]
+fn phases_claims_follow_the_measurements() {
+    let aes = CipherSpec::of(&catalogue::AES, 128, Some(Mode::Cbc)).to_string();
+    let run = |keygen_ns: f64, rsa_private_ns: f64| {
+        let mut ms = vec![
+            m("phases", &aes, "keygen", keygen_ns, 0.01, 1),
+            m("phases", &aes, "init", 100.0, 0.01, 2),
+            m("phases", &aes, "encrypt", 1000.0, 0.01, 3),
+            m("phases", &aes, "decrypt", 1000.0, 0.01, 4),
+        ];
+        ms.push(m("phases", "rsa-2048-oaep", "encrypt", 1000.0, 0.01, 5));
+        ms.push(m(
+            "phases",
+            "rsa-2048-oaep",
+            "decrypt",
+            rsa_private_ns,
+            0.01,
+            6,
+        ));
+        let t = tables("phases", &ms).swap_remove(0);
+        (cell(&t, &aes, "paper: keygen"), t.note)
+    };
+    let (v, note) = run(5000.0, 20_000.0);
+    assert_eq!(v, "agrees");
+    assert!(
+        note.contains("rsa-2048-oaep") && note.contains("(agrees)"),
+        "{note}"
+    );
+    let (v, note) = run(10.0, 500.0);
+    assert_eq!(v, "differs");
+    assert!(note.contains("(differs)"), "{note}");
+}
+
+#[test]
+fn providers_default_verdict_follows_the_measurements() {
+    use cipherlab_bench::id::{BenchId, Phase};
+    use cipherlab_ciphers::providers;
+    let spec = CipherSpec::of(&catalogue::AES, 128, Some(Mode::Ctr));
+    let default = providers::default_at(&spec, SIZE as usize).unwrap();
+    let other = providers::PROVIDERS
+        .iter()
+        .map(|p| p.name())
+        .find(|p| *p != default && providers::by_name(p).unwrap().supports(&spec))
+        .unwrap();
+    let verdict = |default_ns: f64, other_ns: f64, spread: f64| {
+        let at = |provider: &str, ns: f64, seed: u64| {
+            let id = BenchId::new("providers", spec, provider, Phase::Encrypt, SIZE, "dense");
+            measurement(id, samples(ns, spread, 30, seed))
+        };
+        let ms = vec![at(default, default_ns, 1), at(other, other_ns, 2)];
+        let t = tables("providers", &ms).swap_remove(0);
+        (cell(&t, &spec.to_string(), "default is fastest?"), t.note)
+    };
+    assert_eq!(verdict(500.0, 1000.0, 0.01).0, "yes");
+    assert_eq!(verdict(1000.0, 1002.0, 0.005).0, "yes (within 5%)");
+    let (v, note) = verdict(1500.0, 1000.0, 0.01);
+    assert_eq!(v, "no");
+    assert!(note.contains(&format!("{other} is faster")), "{note}");
+    let (v, note) = verdict(1040.0, 1000.0, 0.6);
+    assert_eq!(v, "can't tell");
+    assert!(note.contains("do not decide"), "{note}");
+}

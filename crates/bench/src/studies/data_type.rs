@@ -37,16 +37,6 @@ fn inputs(cfg: &Config) -> Vec<Input> {
     }
 }
 
-/// The cell for "does it matter?": a difference is only claimed when both figures are
-/// clean enough to rank and their ratio's interval is above 1.05.
-pub(super) fn verdict(matters: bool, noisy: bool) -> &'static str {
-    match (matters, noisy) {
-        (_, true) => "can't tell (noisy)",
-        (true, false) => "yes (>5%)",
-        (false, false) => "no",
-    }
-}
-
 impl Study for DataTypeStudy {
     fn name(&self) -> &'static str {
         NAME
@@ -85,10 +75,11 @@ impl Study for DataTypeStudy {
             "fastest type",
             "slowest type",
             "slowest/fastest time per byte [99% CI]",
-            "type matters?",
+            "ours: slowest type against fastest",
+            "paper (Fig. 2): the same",
         ]);
-        let mut any_significant = Vec::new();
-        let mut any_noisy = Vec::new();
+        let mut verdicts = Vec::new();
+        let mut differ = Vec::new();
         for alg in distinct(ms, |m| m.id.algorithm.clone()) {
             let mine: Vec<&Measurement> = ms
                 .iter()
@@ -106,6 +97,9 @@ impl Study for DataTypeStudy {
             ) else {
                 continue;
             };
+            if mine.len() < 2 {
+                continue;
+            }
             let mean_rate = mine.iter().filter_map(|m| find::mb_per_s(m)).sum::<f64>()
                 / mine.len().max(1) as f64;
             // Ratio of per-call times, scaled by the sizes so it is per byte.
@@ -116,49 +110,43 @@ impl Study for DataTypeStudy {
                 r.interval.high *= scale;
                 r
             });
-            // "Matters" only when significant AND larger than 5%: sub-percent effects
-            // of memory layout are real but nobody chooses a cipher by them.
-            let noisy = !slow.can_rank() || !fast.can_rank();
-            let matters = !noisy && r.is_some_and(|r| r.is_significant() && r.interval.low > 1.05);
-            if matters {
-                any_significant.push(alg.to_string());
+            // "The same" within 5% both ways: sub-percent effects of memory layout are
+            // real but nobody chooses a cipher by them.
+            let ours = find::Order::of(r.as_ref());
+            let v = find::agreement(find::Order::Same, ours);
+            if v == "differs" {
+                differ.push(alg.to_string());
             }
-            if noisy {
-                any_noisy.push(alg.to_string());
-            }
+            verdicts.push(v);
             t.row(vec![
                 text(&alg),
                 num(mean_rate),
                 text(&fast.id.data_type),
                 text(&slow.id.data_type),
                 text(find::ratio_text(r)),
-                text(verdict(matters, noisy)),
+                text(ours.word()),
+                text(v),
             ]);
         }
-        let noisy_note = if any_noisy.is_empty() {
-            String::new()
-        } else {
-            format!(
-                " Too noisy to tell for {}: their intervals are too wide (a busy machine?); run again on an idle one.",
-                any_noisy.join(", ")
-            )
-        };
-        t.note = if any_significant.is_empty() {
+        t.note = format!(
             "Paper (Fig. 2): \"encryption time does not vary according to the type of the data\". \
-             Ours agrees: no cipher's time per byte differs significantly by more than 5% between types. \
-             The ciphers' work does not depend on the bytes' values (table-free AES-NI, \
-             data-independent ARX and sponge rounds)."
-                .to_string()
-        } else {
-            format!(
-                "Paper (Fig. 2): \"encryption time does not vary according to the type of the data\". \
-                 Ours differs for {}: their time per byte changes by more than 5% with the input \
-                 (look for inputs of different sizes, whose cache behaviour differs, or \
-                 data-dependent table lookups).",
-                any_significant.join(", ")
-            )
-        };
-        t.note.push_str(&noisy_note);
+             This run, per cipher (the slowest type's time per byte against the fastest's, the \
+             same when the whole 99% interval is within 5% of 1): {}.{}",
+            find::tally(verdicts.iter().copied()),
+            if differ.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " The type matters for {}: look for inputs of different sizes, whose cache \
+                     behaviour differs, or data-dependent table lookups.",
+                    differ.join(", ")
+                )
+            }
+        );
+        t.note.push_str(
+            " Why it should not matter: these ciphers' work does not depend on the bytes' values \
+             (table-free AES-NI, data-independent ARX and sponge rounds).",
+        );
         Ok(vec![t.artifact(
             NAME,
             "paper/fig-2",

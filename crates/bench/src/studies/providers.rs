@@ -58,11 +58,10 @@ impl Study for ProvidersStudy {
         for &size in sizes {
             let input = Input::corpus(DataType::Dense, size);
             for spec in CIPHERS.into_iter().filter(|s| cfg.filter.accepts_spec(s)) {
-                let available: Vec<&'static str> = providers::supporting(&spec)
-                    .into_iter()
-                    .filter(|p| {
-                        providers::by_name(p).is_ok_and(|prov| prov.available(&spec).is_ok())
-                    })
+                let available: Vec<&'static str> = providers::PROVIDERS
+                    .iter()
+                    .filter(|p| p.supports(&spec) && p.available(&spec).is_ok())
+                    .map(|p| p.name())
                     .collect();
                 // With one implementation there is nothing to compare (it is timed in
                 // the other studies).
@@ -97,6 +96,7 @@ impl Study for ProvidersStudy {
             "default is fastest?",
         ]);
         let mut mismatches = Vec::new();
+        let mut undecided = 0;
         for (alg, size) in distinct(ms, |m| (m.id.algorithm.clone(), m.id.size)) {
             let group: Vec<&Measurement> = ms
                 .iter()
@@ -125,19 +125,40 @@ impl Study for ProvidersStudy {
                 .spec()
                 .and_then(|s| providers::default_at(s, size as usize).ok())
                 .unwrap_or("-");
-            // The default is "fastest" unless another provider is significantly faster.
-            let default_ok = default == fastest.id.implementation
-                || group
+            // Is the default the fastest? Its time over the fastest's (over the runner-up's
+            // when it is the fastest by median), decided by the 99% interval.
+            let default_m = group
+                .iter()
+                .copied()
+                .find(|m| m.id.implementation == default);
+            let rival = if default == fastest.id.implementation {
+                group
                     .iter()
-                    .find(|m| m.id.implementation == default)
-                    .and_then(|d| find::ratio(d, fastest))
-                    .is_some_and(|r| !r.is_significant());
-            if !default_ok {
+                    .copied()
+                    .filter(|m| m.id.implementation != default)
+                    .min_by(|a, b| a.median_ns_per_op().total_cmp(&b.median_ns_per_op()))
+            } else {
+                Some(fastest)
+            };
+            let order = find::Order::of(
+                default_m
+                    .zip(rival)
+                    .and_then(|(d, r)| find::ratio(d, r))
+                    .as_ref(),
+            );
+            let verdict = match order {
+                find::Order::Faster => "yes",
+                find::Order::Same => "yes (within 5%)",
+                find::Order::Slower => "no",
+                find::Order::CantTell => "can't tell",
+            };
+            if order == find::Order::Slower {
                 mismatches.push(format!(
                     "{alg} at {size} B ({} is faster)",
                     fastest.id.implementation
                 ));
             }
+            undecided += usize::from(order == find::Order::CantTell);
             t.row(vec![
                 text(&alg),
                 int(size),
@@ -145,21 +166,28 @@ impl Study for ProvidersStudy {
                 find::mb_per_s(fastest).map_or(serde_json::Value::Null, num),
                 text(others.join("; ")),
                 text(default),
-                text(if default_ok { "yes" } else { "no" }),
+                text(verdict),
             ]);
         }
         t.note = if mismatches.is_empty() {
-            "The default provider (crates/ciphers providers::preference, measured in docs/BENCHMARKS.md) \
-             is the fastest, or not significantly slower, for every cipher and size here."
+            "The default provider (crates/ciphers providers::preference, measured in \
+             docs/BENCHMARKS.md) is not slower than another here, by the 99% intervals, for any \
+             cipher and size this run decided."
                 .to_string()
         } else {
             format!(
                 "The default provider comes from measurements at 1 MiB on the project's machines \
-                 (docs/BENCHMARKS.md); on this machine another is significantly faster for: {}. \
-                 Use --provider, or report the run.",
+                 (docs/BENCHMARKS.md); on this machine another is faster, by its 99% interval, \
+                 for: {}. Use --provider, or report the run.",
                 mismatches.join("; ")
             )
         };
+        if undecided > 0 {
+            t.note.push_str(&format!(
+                " For {undecided} cipher and size pairs the intervals do not decide whether the \
+                 default is the fastest."
+            ));
+        }
         Ok(vec![t.artifact(
             NAME,
             "provider-ratios",
