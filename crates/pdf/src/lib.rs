@@ -50,7 +50,7 @@
 //!
 //! ## The output file
 //!
-//! [`decrypt`] and [`encrypt()`] write a new, complete file (no incremental update, not
+//! [`decrypt()`] and [`encrypt()`] write a new, complete file (no incremental update, not
 //! linearized: the linearization dictionary and hint stream are dropped as they would be
 //! stale) with [`writer`]: if the input had object streams, all non-stream objects of
 //! generation 0 go into Flate-compressed object streams of 100 objects with a
@@ -79,6 +79,7 @@
 //! when /EncryptMetadata is false (R4+). With a lightweight cipher there are no
 //! exceptions: see [`lwc`].
 
+pub mod decrypt;
 pub mod document;
 pub mod encrypt;
 pub mod error;
@@ -104,13 +105,14 @@ pub mod xref;
 
 use std::path::Path;
 
+pub use decrypt::{Decrypted, decrypt, decrypt_with};
 pub use document::{Document, Pdf};
 pub use encrypt::{Encrypted, Options, encrypt, encrypt_with};
 pub use error::{Error, Result};
 pub use info::{Info, info};
 pub use limits::Limits;
 pub use lwc::LwcCipher;
-pub use open::{Decrypted, Protection, decrypt, decrypt_with};
+pub use open::{Protection, Unlocked};
 pub use phases::Cipher;
 pub use repair::Census;
 pub use security::{Auth, Handler, PasswordKind};

@@ -1,16 +1,18 @@
 //! Opening a PDF: parse it, find out what protects it, authenticate the password and
 //! decrypt it -- the Standard handler ([`crate::security`]), an LWC payload in its wrapper
-//! or not ([`crate::lwc::open`]) -- into a [`Document`] ([`open`]); and [`decrypt`], which
-//! writes that document out unencrypted.
+//! or not ([`crate::lwc::open`]) -- into a [`Document`] ([`open`]). Opening is two steps
+//! that can be taken apart: [`unlock`] (the password checked, the file's keys recovered:
+//! the slow, deliberately costly part) and [`open_unlocked`] (every object read and
+//! decrypted with those keys).
 
 use crate::document::{Document, Pdf};
 use crate::error::{Error, Result};
 use crate::limits::Limits;
+use crate::lwc::keys::LwcKeys;
 use crate::lwc::{self, LwcCipher};
 use crate::repair::{self, Census};
-use crate::security::{Auth, Cfm, EncryptDict};
+use crate::security::{Auth, Cfm, EncryptDict, Handler};
 use crate::wrapper;
-use crate::writer;
 
 /// What protected a file that was opened, and so what its content can be trusted for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -106,33 +108,124 @@ pub fn open(input: &[u8], password: Option<&str>) -> Result<Opened> {
 
 /// [`open`] within `limits`.
 pub fn open_with(input: &[u8], password: Option<&str>, limits: &Limits) -> Result<Opened> {
+    open_by(input, Key::Password(password), limits)
+}
+
+/// What a password unlocked: the keys a file's objects are decrypted with.
+#[derive(Clone, Debug)]
+pub enum Unlocked {
+    /// The file is not encrypted.
+    Plain,
+    /// The Standard handler, authenticated.
+    Standard {
+        /// The file key and the crypt filters.
+        handler: Box<Handler>,
+        /// Which password opened it.
+        auth: Auth,
+    },
+    /// An LWC payload's keys.
+    Lwc {
+        /// The keys.
+        keys: std::sync::Arc<LwcKeys>,
+        /// Which password opened it.
+        auth: Auth,
+    },
+}
+
+/// The first step of [`open`]: finds what protects `input` and recovers its keys with
+/// `password` (the empty user password when `None`), without reading its objects. For a
+/// wrapped LWC payload the small wrapper document is read to find the payload.
+pub fn unlock(input: &[u8], password: Option<&str>, limits: &Limits) -> Result<Unlocked> {
+    let pdf = Pdf::parse_with(input, *limits)?;
+    if lwc::open::is_payload(&pdf) {
+        return unlock_payload(input, password);
+    }
+    if let Some((handler, auth)) = pdf.authenticate(password)? {
+        return Ok(Unlocked::Standard {
+            handler: Box::new(handler),
+            auth,
+        });
+    }
+    let (doc, _) = pdf.load_whole(None)?;
+    match wrapper::find(&doc)? {
+        Some(payload) => {
+            known_payload(&payload)?;
+            unlock_payload(&payload.bytes, password)
+        }
+        None => Ok(Unlocked::Plain),
+    }
+}
+
+fn unlock_payload(payload: &[u8], password: Option<&str>) -> Result<Unlocked> {
+    let (keys, auth) = lwc::open::unlock_payload(payload, password)?;
+    Ok(Unlocked::Lwc {
+        keys: std::sync::Arc::new(keys),
+        auth,
+    })
+}
+
+/// The second step of [`open`]: reads and decrypts every object of `input` with keys
+/// [`unlock`] recovered from it, with every check [`open`] makes (an LWC payload's objects
+/// authenticated, a damaged file repaired or refused).
+pub fn open_unlocked(input: &[u8], unlocked: &Unlocked, limits: &Limits) -> Result<Opened> {
+    open_by(input, Key::Unlocked(unlocked), limits)
+}
+
+/// Where the keys come from.
+#[derive(Clone, Copy)]
+enum Key<'k> {
+    /// A password, to be checked now.
+    Password(Option<&'k str>),
+    /// Keys recovered before.
+    Unlocked(&'k Unlocked),
+}
+
+fn open_by(input: &[u8], key: Key<'_>, limits: &Limits) -> Result<Opened> {
     let pdf = Pdf::parse_with(input, *limits)?;
     if lwc::open::is_payload(&pdf) {
         // A payload taken out of its wrapper: the same strict reading.
-        return open_payload(input, password);
+        return open_payload(input, key);
     }
-    let (handler, auth) = match pdf.authenticate(password)? {
-        Some((h, a)) => (Some(h), Some(a)),
-        None => (None, None),
+    let (handler, auth) = match key {
+        Key::Password(password) => match pdf.authenticate(password)? {
+            Some((h, a)) => (Some(h), Some(a)),
+            None => (None, None),
+        },
+        Key::Unlocked(Unlocked::Standard { handler, auth }) => {
+            // The entries the keys were checked against must be this file's: another
+            // file's key would decrypt to garbage without an error.
+            let same = pdf.encrypt_dict()?.is_some_and(|e| {
+                (e.r, e.p, &e.o, &e.u, &e.oe, &e.ue)
+                    == (
+                        handler.enc.r,
+                        handler.enc.p,
+                        &handler.enc.o,
+                        &handler.enc.u,
+                        &handler.enc.oe,
+                        &handler.enc.ue,
+                    )
+            });
+            if !same {
+                return Err(other_file());
+            }
+            (Some((**handler).clone()), Some(auth.clone()))
+        }
+        Key::Unlocked(Unlocked::Plain | Unlocked::Lwc { .. }) => {
+            if pdf.encrypt_dict()?.is_some() {
+                return Err(other_file());
+            }
+            (None, None)
+        }
     };
     let (doc, census) = pdf.load_whole(handler.as_ref())?;
     if handler.is_none()
         && let Some(payload) = wrapper::find(&doc)?
     {
-        if payload.subtype != lwc::HANDLER {
-            return Err(Error::Unsupported(format!(
-                "this is a wrapper around a document encrypted with the cryptographic filter \
-                 /{}{}, which cipherlab does not know (it knows /{})",
-                payload.subtype,
-                payload
-                    .version
-                    .as_ref()
-                    .map(|v| format!(" version {v}"))
-                    .unwrap_or_default(),
-                lwc::HANDLER
-            )));
-        }
-        return open_payload(&payload.bytes, password);
+        known_payload(&payload)?;
+        return open_payload(&payload.bytes, key);
+    }
+    if matches!(key, Key::Unlocked(Unlocked::Lwc { .. })) {
+        return Err(other_file());
     }
     let protection = handler
         .as_ref()
@@ -147,9 +240,38 @@ pub fn open_with(input: &[u8], password: Option<&str>, limits: &Limits) -> Resul
     })
 }
 
+/// Keys [`unlock`] recovered from one file, used on another of a different kind.
+fn other_file() -> Error {
+    Error::Invalid("these keys were recovered from another file: unlock this one".into())
+}
+
+/// A wrapper's payload must be ours.
+fn known_payload(payload: &wrapper::Payload) -> Result<()> {
+    if payload.subtype == lwc::HANDLER {
+        return Ok(());
+    }
+    Err(Error::Unsupported(format!(
+        "this is a wrapper around a document encrypted with the cryptographic filter \
+         /{}{}, which cipherlab does not know (it knows /{})",
+        payload.subtype,
+        payload
+            .version
+            .as_ref()
+            .map(|v| format!(" version {v}"))
+            .unwrap_or_default(),
+        lwc::HANDLER
+    )))
+}
+
 /// [`open`] for an LWC payload.
-fn open_payload(payload: &[u8], password: Option<&str>) -> Result<Opened> {
-    let o = lwc::open::decrypt_payload(payload, password)?;
+fn open_payload(payload: &[u8], key: Key<'_>) -> Result<Opened> {
+    let o = match key {
+        Key::Password(password) => lwc::open::decrypt_payload(payload, password)?,
+        Key::Unlocked(Unlocked::Lwc { keys, auth }) => {
+            lwc::open::decrypt_payload_with(payload, keys, auth.clone())?
+        }
+        Key::Unlocked(_) => return Err(other_file()),
+    };
     let mut warnings = o.doc.warnings.clone();
     if o.version == 1 {
         warnings.push(format!(
@@ -196,81 +318,4 @@ impl Opened {
             )
         })
     }
-}
-
-/// The result of [`decrypt`].
-#[derive(Debug)]
-pub struct Decrypted {
-    /// The decrypted file.
-    pub bytes: Vec<u8>,
-    /// Which password opened it (`None`: the input was not encrypted).
-    pub auth: Option<Auth>,
-    /// What protected the input: an authenticated payload, the Standard handler (not
-    /// authenticated), or nothing.
-    pub protection: Protection,
-    /// Repairs and oddities met while reading.
-    pub warnings: Vec<String>,
-    /// Number of strings decrypted.
-    pub strings: usize,
-    /// Streams decrypted.
-    pub streams: usize,
-    /// The layout written.
-    pub object_streams: bool,
-    /// A cross-reference stream was written.
-    pub xref_stream: bool,
-}
-
-/// Decrypts `input` with `password` (the empty user password when `None`) and writes it
-/// as an unencrypted PDF. An unencrypted input is rewritten the same way; a wrapper
-/// document around an LWC payload gives the payload's document, every object of it
-/// authenticated first. A damaged input is repaired where that yields the whole document
-/// and refused ([`Error::Incomplete`]) where it does not ([`repair`]).
-pub fn decrypt(input: &[u8], password: Option<&str>) -> Result<Decrypted> {
-    decrypt_with(input, password, &Limits::default())
-}
-
-/// [`decrypt`] within `limits`.
-pub fn decrypt_with(input: &[u8], password: Option<&str>, limits: &Limits) -> Result<Decrypted> {
-    let Opened {
-        doc,
-        auth,
-        protection,
-        mut warnings,
-        census,
-        ..
-    } = open_with(input, password, limits)?;
-    if !protection.authenticated() && auth.as_ref().is_some_and(|a| a.perms_ok == Some(false)) {
-        warnings.push(
-            "/Perms does not match /P and /EncryptMetadata: the permissions were altered".into(),
-        );
-    }
-    if let Protection::Standard { plaintext, .. } = &protection {
-        let content: Vec<&str> = plaintext
-            .iter()
-            .copied()
-            .filter(|p| *p != "metadata")
-            .collect();
-        if !content.is_empty() {
-            warnings.push(format!(
-                "NOT ENCRYPTED: this file's {} are stored in the clear (the /Identity crypt \
-                 filter): anyone could have written them, with or without the password; do not \
-                 trust this document's content because a password opened it",
-                content.join(" and ")
-            ));
-        }
-    }
-    let layout = writer::Layout::like_input(&doc);
-    let (strings, streams) = (doc.strings_decrypted, doc.streams_decrypted);
-    let bytes = writer::write(doc, layout);
-    repair::check_written(&census, &bytes, None, limits)?;
-    Ok(Decrypted {
-        bytes,
-        auth,
-        protection,
-        warnings,
-        strings,
-        streams,
-        object_streams: layout.object_streams,
-        xref_stream: layout.xref_stream,
-    })
 }

@@ -18,7 +18,20 @@
 //! ```
 //!
 //! Decryption: [`crate::decrypt()`] is [`open`] (parse, authenticate, decrypt, repair)
-//! and `writer::write`. For timing decryption apart from parsing there is a strict path
+//! then [`write_plain`] (write, read back, check); [`open`] is [`unlock`] (the password
+//! checked, the keys recovered) then [`open_unlocked`]:
+//!
+//! ```no_run
+//! use cipherlab_pdf::{Limits, phases};
+//! # let input = std::fs::read("in.pdf")?;
+//! let limits = Limits::default();
+//! let keys = phases::unlock(&input, Some("u"), &limits)?;            // unlock
+//! let opened = phases::open_unlocked(&input, &keys, &limits)?;       // open
+//! let bytes = phases::write_plain(opened, &limits)?.bytes;           // write
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! For timing decryption apart from parsing there is a strict path
 //! for well-formed files: [`read_raw`] (parse: top-level objects as they are in the file,
 //! still encrypted, object streams unexpanded), then [`decrypt_standard`] or
 //! [`decrypt_lwc`] (every string and stream of the top-level objects, object streams as a
@@ -30,13 +43,14 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::decrypt::Decrypted;
 use crate::document::{Document, Pdf, for_strings, parse_object_stream, take_crypt_filter};
 use crate::error::{Error, Result};
 use crate::limits::Limits;
 use crate::lwc::keys::{LwcKeys, id_bytes};
 use crate::lwc::{LwcCipher, seal};
 use crate::object::{Dict, Object, StrForm};
-use crate::open::Opened;
+use crate::open::{Opened, Unlocked};
 use crate::par;
 use crate::prepare::{prepare_lwc, prepare_with};
 use crate::random::Rng;
@@ -83,9 +97,54 @@ impl Cipher {
 }
 
 /// Phase "open": parses `input` and, if it is encrypted, authenticates `password` and
-/// decrypts it ([`crate::open::open_with`]).
+/// decrypts it ([`crate::open::open_with`]): [`unlock`] then [`open_unlocked`].
 pub fn open(input: &[u8], password: Option<&str>, limits: &Limits) -> Result<Opened> {
     crate::open::open_with(input, password, limits)
+}
+
+/// Phase "unlock", the first half of [`open`]: the password checked and the file's keys
+/// recovered ([`crate::open::unlock`]). Revision 6 and the LWC payloads make this slow
+/// on purpose.
+pub fn unlock(input: &[u8], password: Option<&str>, limits: &Limits) -> Result<Unlocked> {
+    crate::open::unlock(input, password, limits)
+}
+
+/// The second half of [`open`]: every object read and decrypted with keys [`unlock`]
+/// recovered from `input` ([`crate::open::open_unlocked`]).
+pub fn open_unlocked(input: &[u8], unlocked: &Unlocked, limits: &Limits) -> Result<Opened> {
+    crate::open::open_unlocked(input, unlocked, limits)
+}
+
+/// The bytes a file's objects are in: the LWC payload inside a wrapper document, else
+/// `input` itself. [`read_raw`] reads objects from these.
+pub fn payload<'a>(input: &'a [u8], limits: &Limits) -> Result<std::borrow::Cow<'a, [u8]>> {
+    let pdf = Pdf::parse_with(input, *limits)?;
+    if pdf.encrypt_dict().is_ok_and(|e| e.is_some()) || crate::lwc::open::is_payload(&pdf) {
+        return Ok(std::borrow::Cow::Borrowed(input));
+    }
+    let doc = pdf.load(None)?;
+    Ok(match wrapper::find(&doc)? {
+        Some(p) => std::borrow::Cow::Owned(p.bytes),
+        None => std::borrow::Cow::Borrowed(input),
+    })
+}
+
+/// Phase "decrypt" on the strict path: [`decrypt_standard`] or [`decrypt_lwc`], as the
+/// keys [`unlock`] recovered say.
+pub fn decrypt_raw(raw: &mut RawFile, unlocked: &Unlocked) -> Result<Counts> {
+    match unlocked {
+        Unlocked::Standard { handler, .. } => decrypt_standard(raw, handler),
+        Unlocked::Lwc { keys, .. } => decrypt_lwc(raw, keys),
+        Unlocked::Plain => Err(Error::Invalid(
+            "the file is not encrypted: there is nothing to decrypt".into(),
+        )),
+    }
+}
+
+/// Phase "write" of decryption: the opened document written out unencrypted and checked
+/// ([`crate::decrypt::write_plain`]).
+pub fn write_plain(opened: Opened, limits: &Limits) -> Result<Decrypted> {
+    crate::decrypt::write_plain(opened, limits)
 }
 
 /// Phase "prepare": makes `doc` ready for `cipher` ([`prepare_with`] for a Standard cipher,
@@ -370,7 +429,7 @@ pub fn read_raw(input: &[u8]) -> Result<RawFile> {
 
 /// Phase "decrypt" (Standard handler): every string and stream of the top-level objects
 /// of `raw`, object streams as a whole. AES data that is not well formed is an error here
-/// (the lenient path is [`crate::decrypt`]).
+/// (the lenient path is [`crate::decrypt()`]).
 pub fn decrypt_standard(raw: &mut RawFile, h: &Handler) -> Result<Counts> {
     let e = &h.enc;
     let strf = e.filter(&e.strf);

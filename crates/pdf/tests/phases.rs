@@ -165,3 +165,62 @@ fn encrypt_is_the_phases_in_order() {
         assert!(cipherlab_pdf::decrypt(&written.bytes, Some("wrong")).is_err());
     }
 }
+
+#[test]
+fn decrypt_is_unlock_open_and_write_in_order() {
+    let limits = cipherlab_pdf::Limits::default();
+    let (_, input, pw) = inputs().swap_remove(0);
+    let encrypted = |cipher| {
+        encrypt(
+            &input,
+            &Options {
+                cipher,
+                user_password: "u",
+                owner_password: "o",
+                permissions: -4,
+                encrypt_metadata: true,
+                input_password: pw,
+                allow_weak: true,
+            },
+        )
+        .unwrap()
+        .bytes
+    };
+    let ciphers: Vec<Cipher> = StdCipher::ALL
+        .iter()
+        .map(|c| Cipher::Standard(*c))
+        .chain(LwcCipher::all().map(Cipher::Lwc))
+        .collect();
+    let files: Vec<Vec<u8>> = ciphers.iter().map(|c| encrypted(*c)).collect();
+    for (cipher, file) in ciphers.iter().zip(&files) {
+        let keys = phases::unlock(file, Some("u"), &limits).unwrap();
+        assert_eq!(
+            matches!(keys, cipherlab_pdf::Unlocked::Lwc { .. }),
+            matches!(cipher, Cipher::Lwc(_)),
+            "{cipher:?}"
+        );
+        let opened = phases::open_unlocked(file, &keys, &limits).unwrap();
+        let by_phases = phases::write_plain(opened, &limits).unwrap();
+        let one_call = cipherlab_pdf::decrypt(file, Some("u")).unwrap();
+        assert_eq!(by_phases.bytes, one_call.bytes, "{cipher:?}");
+        assert_eq!(by_phases.protection, one_call.protection, "{cipher:?}");
+        // A wrong password is refused at unlocking, before any object is read.
+        assert!(phases::unlock(file, Some("wrong"), &limits).is_err());
+    }
+    // Keys recovered from one file do not open another: an error, never garbage.
+    for (i, a) in files.iter().enumerate() {
+        let keys = phases::unlock(a, Some("u"), &limits).unwrap();
+        for (j, b) in files.iter().enumerate() {
+            if i != j {
+                assert!(
+                    phases::open_unlocked(b, &keys, &limits).is_err(),
+                    "keys of {:?} opened a {:?} file",
+                    ciphers[i],
+                    ciphers[j]
+                );
+            }
+        }
+        let plain = phases::unlock(&input, pw, &limits).unwrap();
+        assert!(phases::open_unlocked(a, &plain, &limits).is_err());
+    }
+}

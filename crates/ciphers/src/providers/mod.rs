@@ -122,31 +122,61 @@ pub fn supporting(spec: &CipherSpec) -> Vec<&'static str> {
 /// every provider in the same run). Change it only with a new measurement recorded there.
 /// A provider not compiled in (`aws-lc` without its feature) is skipped; the first
 /// provider that supports the spec wins, then any other that does.
-fn preference(spec: &CipherSpec) -> &'static [&'static str] {
+fn preference(spec: &CipherSpec) -> &'static [&'static dyn Provider] {
     use crate::spec::Mode;
     match (spec.algorithm.id, spec.mode) {
         // Without AVX-512 (Zen 3) ring's VAES/VPCLMULQDQ AES-GCM is ~1.9x OpenSSL 3.0 and
         // aws-lc at 1 MiB and the cheapest per 64-byte call; it has no AES-192-GCM, where
         // aws-lc is next. With AVX-512, `composite_for` splits by length first.
-        (AlgorithmId::Aes, Some(Mode::Gcm)) => &["ring", "aws-lc", "openssl", "rustcrypto"],
-        (AlgorithmId::ChaCha20Poly1305, _) => &["ring", "aws-lc", "openssl", "rustcrypto"],
+        (AlgorithmId::Aes, Some(Mode::Gcm)) => &[
+            &Ring,
+            #[cfg(feature = "aws-lc")]
+            &AwsLc,
+            &OpenSsl,
+            &RustCrypto,
+        ],
+        (AlgorithmId::ChaCha20Poly1305, _) => &[
+            &Ring,
+            #[cfg(feature = "aws-lc")]
+            &AwsLc,
+            &OpenSsl,
+            &RustCrypto,
+        ],
         // aws-lc calls AES_ctr128/AES_cbc directly: OpenSSL's speed without EVP's per-message
         // re-initialisation.
-        (AlgorithmId::Aes, Some(Mode::Ctr | Mode::Cbc)) => &["aws-lc", "openssl", "rustcrypto"],
-        (AlgorithmId::Aes, Some(Mode::Ecb | Mode::Cfb | Mode::Ofb)) => {
-            &["rustcrypto", "openssl", "aws-lc"]
-        }
-        (AlgorithmId::Aes, Some(Mode::Cfb8)) => &["rustcrypto", "aws-lc", "openssl"],
-        (AlgorithmId::Aes, Some(Mode::Cfb1)) => &["openssl", "rustcrypto", "aws-lc"],
+        (AlgorithmId::Aes, Some(Mode::Ctr | Mode::Cbc)) => &[
+            #[cfg(feature = "aws-lc")]
+            &AwsLc,
+            &OpenSsl,
+            &RustCrypto,
+        ],
+        (AlgorithmId::Aes, Some(Mode::Ecb | Mode::Cfb | Mode::Ofb)) => &[
+            &RustCrypto,
+            &OpenSsl,
+            #[cfg(feature = "aws-lc")]
+            &AwsLc,
+        ],
+        (AlgorithmId::Aes, Some(Mode::Cfb8)) => &[
+            &RustCrypto,
+            #[cfg(feature = "aws-lc")]
+            &AwsLc,
+            &OpenSsl,
+        ],
+        (AlgorithmId::Aes, Some(Mode::Cfb1)) => &[
+            &OpenSsl,
+            &RustCrypto,
+            #[cfg(feature = "aws-lc")]
+            &AwsLc,
+        ],
         // OpenSSL's DES is 2.3-2.6x the des crate's.
-        (AlgorithmId::Des | AlgorithmId::Tdes, _) => &["openssl", "rustcrypto"],
+        (AlgorithmId::Des | AlgorithmId::Tdes, _) => &[&OpenSsl, &RustCrypto],
         // OpenSSL's BF_cbc_encrypt loop wins CBC; the blowfish crate wins the other modes.
-        (AlgorithmId::Blowfish, Some(Mode::Cbc)) => &["openssl", "rustcrypto"],
-        (AlgorithmId::Blowfish, _) => &["rustcrypto", "openssl"],
-        (AlgorithmId::Rc2, _) => &["rustcrypto", "openssl"],
+        (AlgorithmId::Blowfish, Some(Mode::Cbc)) => &[&OpenSsl, &RustCrypto],
+        (AlgorithmId::Blowfish, _) => &[&RustCrypto, &OpenSsl],
+        (AlgorithmId::Rc2, _) => &[&RustCrypto, &OpenSsl],
         // OpenSSL's RC4 assembly is 1.6-2.3x the Rust byte loops.
-        (AlgorithmId::Rc4, _) => &["openssl", "cipherlab", "rustcrypto"],
-        _ => &["cipherlab", "rustcrypto"],
+        (AlgorithmId::Rc4, _) => &[&OpenSsl, &Cipherlab, &RustCrypto],
+        _ => &[&Cipherlab, &RustCrypto],
     }
 }
 
@@ -159,7 +189,7 @@ pub fn default_for(spec: &CipherSpec) -> Result<&'static dyn Provider, Error> {
     }
     preference(spec)
         .iter()
-        .filter_map(|n| by_name(n).ok())
+        .copied()
         .chain(PROVIDERS.iter().copied())
         .find(|p| p.supports(spec) && p.available(spec).is_ok())
         .ok_or_else(|| Error::Unsupported {

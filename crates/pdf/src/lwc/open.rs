@@ -116,8 +116,31 @@ pub(crate) fn open_stream(
     Ok((index as usize, tag))
 }
 
-/// Decrypts an LWC payload with `password` (the empty user password when `None`).
+/// Decrypts an LWC payload with `password` (the empty user password when `None`):
+/// [`unlock_payload`]'s reading and key recovery, then [`decrypt_payload_with`]'s.
 pub fn decrypt_payload(payload: &[u8], password: Option<&str>) -> Result<Opened> {
+    let (pdf, dict, enc_num) = read_payload(payload)?;
+    let (keys, auth) = open_keys(&pdf, &dict, password)?;
+    read_objects(&pdf, &dict, enc_num, &keys, auth)
+}
+
+/// The keys of an LWC payload, recovered with `password` (the empty user password when
+/// `None`): the slow part of opening, the password hashing.
+pub fn unlock_payload(payload: &[u8], password: Option<&str>) -> Result<(LwcKeys, Auth)> {
+    let (pdf, dict, _) = read_payload(payload)?;
+    open_keys(&pdf, &dict, password)
+}
+
+/// Decrypts an LWC payload with keys [`unlock_payload`] recovered from it: every check of
+/// the module documentation, as [`decrypt_payload`] makes them.
+pub fn decrypt_payload_with(payload: &[u8], keys: &LwcKeys, auth: Auth) -> Result<Opened> {
+    let (pdf, dict, enc_num) = read_payload(payload)?;
+    read_objects(&pdf, &dict, enc_num, keys, auth)
+}
+
+/// Step 1 up to the password: the payload parsed as written, and its /Encrypt dictionary
+/// (with its object number).
+fn read_payload(payload: &[u8]) -> Result<(Pdf<'_>, LwcDict, Option<u32>)> {
     let pdf = Pdf::parse(payload)?;
     // The payload is exactly what the encryptor wrote: repairs that other files may need
     // are signs of truncation or tampering here.
@@ -136,11 +159,26 @@ pub fn decrypt_payload(payload: &[u8], password: Option<&str>) -> Result<Opened>
         )));
     }
     let (dict, enc_num) = encrypt_dict(&pdf)?;
+    Ok((pdf, dict, enc_num))
+}
+
+/// The file's keys from `password`.
+fn open_keys(pdf: &Pdf<'_>, dict: &LwcDict, password: Option<&str>) -> Result<(LwcKeys, Auth)> {
     let id = id_bytes(&pdf.xref.trailer);
-    let (keys, auth) = match LwcKeys::open(&dict, id, password.unwrap_or("")) {
-        Err(Error::WrongPassword(_)) if password.is_none() => return Err(Error::PasswordRequired),
-        r => r?,
-    };
+    match LwcKeys::open(dict, id, password.unwrap_or("")) {
+        Err(Error::WrongPassword(_)) if password.is_none() => Err(Error::PasswordRequired),
+        r => r,
+    }
+}
+
+/// Steps 2 to 5 with the keys.
+fn read_objects(
+    pdf: &Pdf<'_>,
+    dict: &LwcDict,
+    enc_num: Option<u32>,
+    keys: &LwcKeys,
+    auth: Auth,
+) -> Result<Opened> {
     let mut c = keys.init()?;
     let m = keys.open_data(&mut *c, (0, 0), Kind::Manifest, &[], &dict.manifest)?;
     if m.len() != manifest_len(dict.version) {
@@ -189,7 +227,7 @@ pub fn decrypt_payload(payload: &[u8], password: Option<&str>) -> Result<Opened>
             chunk
                 .iter_mut()
                 .map(|(n, g, s)| {
-                    let (strings, tag) = open_stream(&keys, &mut *c, (*n, *g), s)?;
+                    let (strings, tag) = open_stream(keys, &mut *c, (*n, *g), s)?;
                     Ok((*n, *g, tag, strings))
                 })
                 .collect()

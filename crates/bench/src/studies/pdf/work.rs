@@ -5,7 +5,7 @@
 //! | `encrypt` | every string and stream of each file: `encrypt_standard`, or `seal_objects` (LWC) | a fresh copy of the file laid out for writing (`Packed`) |
 //! | `decrypt` | every string and stream of each encrypted file: `decrypt_standard` / `decrypt_lwc` | a fresh copy of its objects as read (`RawFile`) |
 //! | `encrypt-job` | what `cipherlab pdf encrypt` does but key derivation: parse, prepare (drop unreachable objects, compress streams, /ID), lay out, encrypt, the /Encrypt dictionary (and the LWC manifest), write (and the LWC wrapper) | nothing: it starts from the file's bytes |
-//! | `decrypt-job` | parse (for LWC: the wrapper, then the payload), decrypt (for LWC: the manifest checked too), expand object streams, write | nothing |
+//! | `decrypt-job` | what `cipherlab pdf decrypt` does but key derivation: `phases::open_unlocked` (parse; for LWC the wrapper, then the payload with every object and the manifest authenticated; repair where needed) and `phases::write_plain` (write, read back, check) | nothing: it starts from the file's bytes |
 //! | `keys` | the file key and /Encrypt entries from the passwords (`new_handler`; `LwcKeys::create`) | nothing |
 //! | `unlock` | a password checked and the file key recovered from /Encrypt (`Handler::authenticate`; `LwcKeys::open`) | the /Encrypt dictionary, read |
 //!
@@ -23,14 +23,14 @@
 use std::sync::Arc;
 
 use cipherlab_pdf::lexer::Lexer;
-use cipherlab_pdf::lwc::keys::{Kind, LwcDict, LwcKeys, NONCE, TAG, id_bytes};
-use cipherlab_pdf::lwc::{open as lwc_open, seal};
+use cipherlab_pdf::lwc::keys::{LwcDict, LwcKeys, NONCE, TAG};
+use cipherlab_pdf::lwc::seal;
 use cipherlab_pdf::object::{Dict, Object, StrForm, write_object};
 use cipherlab_pdf::phases::{self, RawFile};
 use cipherlab_pdf::security::{EncryptDict, Handler};
+use cipherlab_pdf::standard;
 use cipherlab_pdf::writer::{self, Layout, Packed};
-use cipherlab_pdf::{Cipher, Document, Error, Limits, LwcCipher, Pdf, Result, StdCipher};
-use cipherlab_pdf::{standard, wrapper};
+use cipherlab_pdf::{Cipher, Document, Error, Limits, LwcCipher, Pdf, Result, StdCipher, Unlocked};
 
 /// The user password of every file the study writes.
 pub const USER: &str = "study-user";
@@ -118,12 +118,6 @@ fn id_of(doc: &Document) -> Result<Object> {
         .ok_or_else(|| Error::Invalid("preparing the document left no /ID".into()))
 }
 
-/// The keys an encrypted file is decrypted with.
-enum DecKeys {
-    Std(Handler),
-    Lwc { keys: LwcKeys, manifest: Vec<u8> },
-}
-
 /// A file opened and made ready for `cipher`: the document to encrypt and its keys.
 fn prepare(cipher: Cipher, plain: &[u8]) -> Result<(Document, EncKeys)> {
     let limits = Limits::default();
@@ -155,91 +149,26 @@ fn encrypt_job(keys: &EncKeys, plain: &[u8]) -> Result<Vec<u8>> {
     Ok(phases::write(&mut p, &keys.keys)?.bytes)
 }
 
-/// The encrypted payload inside a wrapper document.
-fn payload_of(wrapped: &[u8]) -> Result<Vec<u8>> {
-    let doc = Pdf::parse(wrapped)?.load(None)?;
-    wrapper::find(&doc)?
-        .map(|p| p.bytes)
-        .ok_or_else(|| Error::Invalid("the LWC output has no encrypted payload".into()))
-}
-
-/// What the decryption phases start from: the objects as read, and the keys.
-fn unlock_file(cipher: Cipher, sealed: &[u8]) -> Result<(RawFile, DecKeys)> {
-    match cipher {
-        Cipher::Standard(_) => {
-            let (h, _) = Pdf::parse(sealed)?
-                .authenticate(Some(USER))?
-                .ok_or_else(|| Error::Invalid("the output is not encrypted".into()))?;
-            Ok((phases::read_raw(sealed)?, DecKeys::Std(h)))
-        }
-        Cipher::Lwc(_) => {
-            let payload = payload_of(sealed)?;
-            let pdf = Pdf::parse(&payload)?;
-            let (d, _) = lwc_open::encrypt_dict(&pdf)?;
-            let (keys, _) = LwcKeys::open(&d, id_bytes(&pdf.xref.trailer), USER)?;
-            Ok((
-                phases::read_raw(&payload)?,
-                DecKeys::Lwc {
-                    keys,
-                    manifest: d.manifest,
-                },
-            ))
-        }
-    }
+/// What the decryption phases start from: the objects as read, and the keys, both
+/// through the library's phases.
+fn unlock_file(sealed: &[u8]) -> Result<(RawFile, Unlocked)> {
+    let limits = Limits::default();
+    let unlocked = phases::unlock(sealed, Some(USER), &limits)?;
+    let raw = phases::read_raw(&phases::payload(sealed, &limits)?)?;
+    Ok((raw, unlocked))
 }
 
 /// Phase `decrypt`: every string and stream of `raw`.
-fn decrypt_raw(keys: &DecKeys, raw: &mut RawFile) -> Result<()> {
-    match keys {
-        DecKeys::Std(h) => phases::decrypt_standard(raw, h).map(|_| ()),
-        DecKeys::Lwc { keys, .. } => phases::decrypt_lwc(raw, keys).map(|_| ()),
-    }
+fn decrypt_raw(keys: &Unlocked, raw: &mut RawFile) -> Result<()> {
+    phases::decrypt_raw(raw, keys).map(|_| ())
 }
 
-/// Phase `decrypt-job`: the whole decryption of `sealed` with keys recovered beforehand.
-fn decrypt_job(keys: &DecKeys, sealed: &[u8]) -> Result<Vec<u8>> {
-    let raw = match keys {
-        DecKeys::Std(h) => {
-            let mut raw = phases::read_raw(sealed)?;
-            phases::decrypt_standard(&mut raw, h)?;
-            raw
-        }
-        DecKeys::Lwc { keys, manifest } => {
-            let payload = payload_of(sealed)?;
-            let mut raw = phases::read_raw(&payload)?;
-            // The manifest binds every top-level object's tag and the object streams'
-            // contents (decrypt_payload's last check; decrypt_lwc checks the objects).
-            let mut tags: Vec<(u32, u16, [u8; TAG])> = raw
-                .objects
-                .iter()
-                .filter_map(|t| match &t.obj {
-                    Object::Stream(s) => Some((t.num, t.gen_, seal::tag_of(&s.data))),
-                    _ => None,
-                })
-                .collect();
-            let mut c = keys.init()?;
-            let m = keys.open_data(&mut *c, (0, 0), Kind::Manifest, &[], manifest)?;
-            phases::decrypt_lwc(&mut raw, keys)?;
-            let mut compressed = raw.compressed.clone();
-            let digest = seal::objects_digest(&mut tags, &mut compressed);
-            if seal::manifest(
-                keys.version(),
-                &raw.trailer,
-                tags.len(),
-                compressed.len(),
-                &digest,
-            ) != m
-            {
-                return Err(Error::Tampered(
-                    "the payload's objects differ from its manifest".into(),
-                ));
-            }
-            raw
-        }
-    };
-    let doc = phases::expand(raw)?;
-    let l = Layout::like_input(&doc);
-    Ok(writer::write(doc, l))
+/// Phase `decrypt-job`: what `cipherlab pdf decrypt` does with keys recovered
+/// beforehand: the phases of `cipherlab_pdf::decrypt` after `unlock`.
+fn decrypt_job(keys: &Unlocked, sealed: &[u8]) -> Result<Vec<u8>> {
+    let limits = Limits::default();
+    let opened = phases::open_unlocked(sealed, keys, &limits)?;
+    Ok(phases::write_plain(opened, &limits)?.bytes)
 }
 
 /// One file made ready for one cipher.
@@ -253,7 +182,7 @@ struct Prepared {
     sealed: Vec<u8>,
     /// Input of `decrypt`.
     raw: RawFile,
-    dec: DecKeys,
+    dec: Unlocked,
 }
 
 impl Prepared {
@@ -263,7 +192,7 @@ impl Prepared {
         let reference = doc.clone();
         let packed = phases::pack(doc, &enc.keys);
         let sealed = encrypt_job(&enc, &plain)?;
-        let (raw, dec) = unlock_file(cipher, &sealed)?;
+        let (raw, dec) = unlock_file(&sealed)?;
         let p = Prepared {
             label: label.to_string(),
             plain,
