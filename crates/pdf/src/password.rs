@@ -5,6 +5,12 @@
 //! version-2 domain separation is built on `sasl_forms` and `saslprep`). SASLprep
 //! comes from `stringprep`, SHA-2 from `sha2`. Every byte
 //! string derived from a password is wiped when dropped.
+//!
+//! The library's API takes passwords as borrowed `&str` ([`crate::Options`],
+//! [`crate::decrypt`], [`crate::phases::unlock`]) rather than a secret type of its own: the
+//! caller owns the one copy (the CLI holds it in a `Zeroizing<String>` from parsing on), the
+//! library never keeps one beyond a call, and each byte string it derives is wiped here. A
+//! wrapper type would add a conversion at every call without removing a copy.
 
 use aes::Aes256;
 use cipher::array::Array;
