@@ -7,7 +7,7 @@
 //! string derived from a password is wiped when dropped.
 //!
 //! The library's API takes passwords as borrowed `&str` ([`crate::Options`],
-//! [`crate::decrypt`], [`crate::phases::unlock`]) rather than a secret type of its own: the
+//! [`crate::decrypt()`], [`crate::phases::unlock`]) rather than a secret type of its own: the
 //! caller owns the one copy (the CLI holds it in a `Zeroizing<String>` from parsing on), the
 //! library never keeps one beyond a call, and each byte string it derives is wiped here. A
 //! wrapper type would add a conversion at every call without removing a copy.
