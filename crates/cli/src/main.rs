@@ -2,6 +2,7 @@
 
 #![forbid(unsafe_code)]
 
+mod analyze;
 mod bench;
 mod compare;
 mod decrypt;
@@ -67,6 +68,12 @@ enum Command {
     /// bootstrap interval and a verdict (faster, slower, no significant change), rank
     /// agreement per study, and machine differences.
     Compare(compare::Args),
+    /// Byte statistics of any file or of standard input, as the `distribution` study
+    /// reports them: histogram, entropy, chi-square, the 16 group means' deviation, and
+    /// whether the bytes are evenly spread as a cipher's output should be.
+    ///
+    /// `cipherlab analyze secret.bin` or `... | cipherlab analyze -`; `--json` for tools.
+    Analyze(analyze::Args),
     /// The runners of other language runtimes (platforms/): `doctor` (what is installed,
     /// and how to install the rest) and `check` (conformance against cipherlab).
     Platforms(platforms::Args),
@@ -85,6 +92,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::run(&args),
         Command::Report(args) => report::run(&args),
         Command::Compare(args) => compare::run(&args),
+        Command::Analyze(args) => analyze::run(&args),
         Command::Platforms(args) => platforms::run(&args),
     };
     match result {

@@ -286,3 +286,54 @@ fn the_pdf_study_times_the_users_pdfs_and_checks_the_paper() {
             .any(|a| a.name == "paper/fig-10-average-time")
     );
 }
+
+/// `cipherlab analyze`: the distribution study's statistics for any file, in pieces.
+#[test]
+fn analyze_tells_even_bytes_from_uneven_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    // A ciphertext (what an AEAD writes looks uniform) and a sparse file.
+    let key = dir.path().join("k.key");
+    ok(&run(
+        &["keygen", "-c", "aes-256-gcm", "-o", key.to_str().unwrap()],
+        dir.path(),
+    ));
+    std::fs::write(dir.path().join("plain"), vec![7u8; 300_000]).unwrap();
+    ok(&run(
+        &["encrypt", "-k", "k.key", "-o", "sealed", "plain"],
+        dir.path(),
+    ));
+    let out = ok(&run(&["analyze", "sealed", "plain"], dir.path()));
+    let (sealed, plain) = out.split_at(out.find("plain:").unwrap());
+    assert!(sealed.contains("evenly spread"), "{out}");
+    assert!(plain.contains("unevenly spread"), "{out}");
+    let json = ok(&run(&["analyze", "--json", "sealed", "plain"], dir.path()));
+    let rows: Vec<serde_json::Value> = json
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0]["uneven"], false);
+    assert_eq!(rows[1]["uneven"], true);
+    assert_eq!(rows[1]["bytes"], 300_000);
+    assert_eq!(rows[1]["counts"][7], 300_000);
+    // Standard input, once.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cipherlab"))
+        .args(["analyze", "--json", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(b"abc").unwrap();
+    let o = child.wait_with_output().unwrap();
+    let v: serde_json::Value = serde_json::from_str(&ok(&o)).unwrap();
+    assert_eq!(v["bytes"], 3);
+    assert_eq!(
+        run(&["analyze", "-", "-"], dir.path()).status.code(),
+        Some(2)
+    );
+    assert_eq!(
+        run(&["analyze", "missing"], dir.path()).status.code(),
+        Some(5)
+    );
+}

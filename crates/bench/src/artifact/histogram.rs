@@ -43,8 +43,13 @@ pub struct Histogram {
 impl Histogram {
     /// Counts and statistics of `data`, the output of `algorithm` (`none`: a plaintext).
     pub fn of(algorithm: &str, data_type: &str, data: &[u8]) -> Histogram {
-        let counts = byte_histogram(data);
-        let (chi_square, p_value) = chi_square_uniform(&counts).unwrap_or((f64::NAN, f64::NAN));
+        Histogram::from_counts(algorithm, data_type, &byte_histogram(data))
+    }
+
+    /// The statistics of byte `counts` (a stream counted piece by piece).
+    pub fn from_counts(algorithm: &str, data_type: &str, counts: &[u64; 256]) -> Histogram {
+        let bytes: u64 = counts.iter().sum();
+        let (chi_square, p_value) = chi_square_uniform(counts).unwrap_or((f64::NAN, f64::NAN));
         let group_means: Vec<f64> = counts
             .chunks(16)
             .map(|g| g.iter().sum::<u64>() as f64 / 16.0)
@@ -53,14 +58,14 @@ impl Histogram {
             Ok(s) => (s.mean(), s.std_dev()),
             Err(_) => (f64::NAN, f64::NAN),
         };
-        let lambda = data.len() as f64 / 256.0;
+        let lambda = bytes as f64 / 256.0;
         Histogram {
             label: format!("{algorithm} of {data_type}"),
             algorithm: algorithm.to_string(),
             data_type: data_type.to_string(),
-            bytes: data.len() as u64,
+            bytes,
             counts: counts.to_vec(),
-            entropy_bits: stats::byte_entropy(data),
+            entropy_bits: entropy(counts, bytes),
             chi_square,
             p_value,
             group_means,
@@ -69,6 +74,30 @@ impl Histogram {
             ideal_group_std_dev: (lambda * (1.0 - 1.0 / 256.0)).sqrt() / 4.0,
         }
     }
+
+    /// Whether the bytes are unevenly spread, as a ciphertext's should not be: a uniform
+    /// source would almost never give this chi-square (p < 0.001) and the 16 group means
+    /// deviate over twice as much as a uniform source's would. One test, used by the
+    /// `distribution` study and by `cipherlab analyze`.
+    pub fn uneven(&self) -> bool {
+        self.p_value < 1e-3 && self.group_std_dev > 2.0 * self.ideal_group_std_dev
+    }
+}
+
+/// Shannon entropy in bits per byte of `bytes` bytes with these `counts`.
+fn entropy(counts: &[u64; 256], bytes: u64) -> f64 {
+    if bytes == 0 {
+        return 0.0;
+    }
+    let n = bytes as f64;
+    counts
+        .iter()
+        .filter(|&&c| c > 0)
+        .map(|&c| {
+            let p = c as f64 / n;
+            -p * p.log2()
+        })
+        .sum()
 }
 
 /// JSON has no NaN: serde_json writes it as `null`, and this reads `null` back as NaN.
@@ -95,6 +124,24 @@ mod tests {
         let zeros = Histogram::of("none", "sparse", &[0u8; 4096]);
         assert_eq!(zeros.counts[0], 4096);
         assert!(zeros.entropy_bits == 0.0 && zeros.p_value < 1e-100);
+    }
+
+    #[test]
+    fn counted_in_pieces_is_counted_whole() {
+        let mut rng = cipherlab_harness::rng::Rng::new(3);
+        let mut data = vec![0u8; 10_000];
+        rng.fill_bytes(&mut data);
+        let whole = Histogram::of("x", "y", &data);
+        let mut counts = [0u64; 256];
+        for piece in data.chunks(777) {
+            for (c, n) in counts.iter_mut().zip(byte_histogram(piece)) {
+                *c += n;
+            }
+        }
+        assert_eq!(Histogram::from_counts("x", "y", &counts), whole);
+        assert!((whole.entropy_bits - stats::byte_entropy(&data)).abs() < 1e-12);
+        assert!(!whole.uneven());
+        assert!(Histogram::of("none", "zeros", &[0u8; 4096]).uneven());
     }
 
     #[test]

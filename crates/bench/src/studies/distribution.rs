@@ -194,13 +194,8 @@ impl Study for DistributionStudy {
                 hists.push((Some(spec), histogram(Some(spec), &label, &ct)));
             }
             for (cipher, h) in &hists {
-                // A ciphertext is "uneven" when a uniform source would almost never give
-                // its chi-square (p < 0.001) and its group deviation is over twice the
-                // ideal.
-                if cipher.is_some()
-                    && h.p_value < 1e-3
-                    && h.group_std_dev > 2.0 * h.ideal_group_std_dev
-                {
+                // A ciphertext whose bytes are unevenly spread (Histogram::uneven).
+                if cipher.is_some() && h.uneven() {
                     uneven.push(format!("{} ({label})", h.algorithm));
                 }
                 let paper = FIG3_STD_DEV
