@@ -265,3 +265,46 @@ fn providers_default_verdict_follows_the_measurements() {
     assert_eq!(v, "can't tell");
     assert!(note.contains("do not decide"), "{note}");
 }
+
+#[test]
+fn table3_compares_like_with_like() {
+    let (aes, des) = (spec(&catalogue::AES, 128), spec(&catalogue::DES, 56));
+    let at = |alg: &str, data_type: &str, size: u64, ns: f64, seed: u64| {
+        measurement(
+            id("data-size", alg, "encrypt", size, data_type),
+            samples(ns, 0.01, 30, seed),
+        )
+    };
+    let ms = vec![
+        at(&aes, "bmp", 1 << 16, 1000.0, 1),
+        at(&des, "bmp", 1 << 16, 3000.0, 2),
+        at(&aes, "bmp", 1 << 20, 16_000.0, 3),
+        at(&des, "bmp", 1 << 20, 48_000.0, 4),
+        at(&aes, "compressed", 1 << 20, 16_000.0, 5),
+        at(&des, "compressed", 1 << 20, 8_000.0, 6),
+    ];
+    let t = tables("data-size", &ms).swap_remove(0);
+    let input_of = |paper_file: &str| -> Vec<String> {
+        t.rows
+            .iter()
+            .filter(|r| r[0] == paper_file)
+            .map(|r| r[3].as_str().unwrap().to_string())
+            .collect()
+    };
+    // Largest with largest, kind with kind; no counterpart, no row.
+    assert!(input_of("BMP 100 MB").iter().all(|i| i == "bmp 1048576 B"));
+    assert!(input_of("BMP 50 MB").iter().all(|i| i == "bmp 65536 B"));
+    assert!(input_of("BMP 10.7 MB").is_empty());
+    assert!(
+        input_of("FLV 482 MB")
+            .iter()
+            .all(|i| i == "compressed 1048576 B")
+    );
+    assert!(!input_of("FLV 482 MB").is_empty());
+    // DES slower than AES in both BMP files (agrees), faster in the compressed one.
+    assert!(
+        t.note.contains("2 agree, 1 differ, 0 can't tell"),
+        "{}",
+        t.note
+    );
+}
