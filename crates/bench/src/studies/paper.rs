@@ -165,6 +165,33 @@ pub mod isap_library {
         ),
     ];
 
+    /// Decryption time in ns per message size of [`SIZES`], per ISAP variant (the same
+    /// table's `isap_*_aead_decrypt` rows).
+    pub const DECRYPT_NS: [(CipherSpec, [f64; 7]); 4] = [
+        (
+            CipherSpec::aead(&catalogue::ISAP_A_128A),
+            [2118.0, 2736.0, 3885.0, 6256.0, 10963.0, 20541.0, 39546.0],
+        ),
+        (
+            CipherSpec::aead(&catalogue::ISAP_A_128),
+            [
+                13638.0, 13597.0, 15066.0, 18174.0, 24244.0, 36350.0, 60678.0,
+            ],
+        ),
+        (
+            CipherSpec::aead(&catalogue::ISAP_K_128A),
+            [
+                18529.0, 22610.0, 29807.0, 44022.0, 73282.0, 131033.0, 248281.0,
+            ],
+        ),
+        (
+            CipherSpec::aead(&catalogue::ISAP_K_128),
+            [
+                136099.0, 141048.0, 151099.0, 169892.0, 209167.0, 285025.0, 440478.0,
+            ],
+        ),
+    ];
+
     /// Permutation time in ns by (permutation, rounds).
     pub const PERMUTATION_NS: [(&str, usize, f64); 8] = [
         ("ascon-p", 1, 4.19),
