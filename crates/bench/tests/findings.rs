@@ -317,7 +317,10 @@ fn isap_orders_follow_the_measurements_both_ways() {
         let mut ms = Vec::new();
         for (i, phase) in ["encrypt", "decrypt"].into_iter().enumerate() {
             let at = |alg: &str, ns: f64, seed: u64| {
-                measurement(id("lwc", alg, phase, 64, "dense"), samples(ns, 0.01, 30, seed))
+                measurement(
+                    id("lwc", alg, phase, 64, "dense"),
+                    samples(ns, 0.01, 30, seed),
+                )
             };
             ms.push(at(&a128a, 2000.0, 10 * i as u64));
             ms.push(at(&a128, slow_ns, 10 * i as u64 + 1));
@@ -327,4 +330,30 @@ fn isap_orders_follow_the_measurements_both_ways() {
     // The paper's ISAP-A-128 takes 6.1x (encryption) and 6.4x (decryption) at 64 B.
     assert!(note(12_000.0).contains("2 agree, 0 differ, 0 can't tell"));
     assert!(note(1_000.0).contains("0 agree, 2 differ, 0 can't tell"));
+}
+
+#[test]
+fn rsa_order_of_magnitude_is_measured() {
+    let aes = spec(&catalogue::AES, 128);
+    let note = |rsa_ns: f64| {
+        let ms = vec![
+            m("phases", &aes, "encrypt", 1000.0, 0.01, 1),
+            m("phases", "rsa-1024-pkcs1", "encrypt", rsa_ns, 0.01, 2),
+        ];
+        let ts = tables("phases", &ms);
+        let fig10 = ts.iter().find(|t| t.columns[1] == "its key").unwrap();
+        assert_eq!(cell_any(fig10, "rsa-1024-pkcs1", 2), "80");
+        ts[0].note.clone()
+    };
+    assert!(
+        note(50_000.0).contains("(agrees); 1 agree"),
+        "{}",
+        note(50_000.0)
+    );
+    assert!(note(3_000.0).contains("(differs); 0 agree, 1 differ"));
+}
+
+fn cell_any(t: &Table, first: &str, col: usize) -> String {
+    let row = t.rows.iter().find(|r| r[0] == first).unwrap();
+    cipherlab_bench::artifact::cell_text(&row[col])
 }
