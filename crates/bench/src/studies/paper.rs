@@ -127,8 +127,15 @@ pub mod java_stream {
     pub const FIG3_GROUP_MEAN: f64 = 11.25;
 
     /// Fig. 4: RSA-1024 (PKCS#1 v1.5) of zero bytes: group mean 8, standard deviation
-    /// 0.07; RSA + AES: 11.25 and 0.3291.
+    /// 0.07.
     pub const FIG4_RSA: (f64, f64) = (8.0, 0.07);
+
+    /// Fig. 4: RSA + AES (the stream under AES, its key under RSA): 11.25 and 0.3291.
+    pub const FIG4_RSA_AES: (f64, f64) = (11.25, 0.3291);
+
+    /// Fig. 4's RSA messages: 117 bytes, the most PKCS#1 v1.5 carries in a 1024-bit block
+    /// (its footnote 3).
+    pub const FIG4_MESSAGE: usize = 117;
 }
 
 /// The README of a header-only C++ ISAP library (isap-library-readme.txt): Google
