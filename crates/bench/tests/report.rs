@@ -174,9 +174,10 @@ fn json_has_the_documented_layout() {
     let v: Value = serde_json::from_slice(&bytes).unwrap();
     assert_eq!(v["format"], "cipherlab-results");
     assert_eq!(v["format_version"], 1);
-    assert_eq!(v["schema_version"], 2);
+    assert_eq!(v["schema_version"], cipherlab_bench::store::SCHEMA_VERSION);
     let r = &v["runs"][0];
     assert_eq!(r["id"], run.info.id);
+    assert_eq!(r["uuid"], run.info.uuid);
     assert_eq!(r["machine_fingerprint"], run.machine.fingerprint());
     for key in [
         "cpu_model",

@@ -24,6 +24,8 @@ use serde_json::{Value, json};
 
 use cipherlab_bench::ranking;
 
+use crate::results;
+
 /// Options of `cipherlab bench`.
 #[derive(clap::Args)]
 #[command(after_help = "\
@@ -68,8 +70,9 @@ pub struct Args {
     /// uses the PDFs among them, whole).
     #[arg(long, value_name = "DIR")]
     data: Option<PathBuf>,
-    /// Results database (default: $CIPHERLAB_DB, else ./cipherlab-results.sqlite).
-    #[arg(long, value_name = "FILE")]
+    /// Results database: a SQLite file, or a PostgreSQL URL postgres://USER@HOST/DB
+    /// (default: $CIPHERLAB_DB, else ./cipherlab-results.sqlite).
+    #[arg(long, value_name = "FILE|URL")]
     db: Option<PathBuf>,
     /// Run each benchmark in N separate processes (JMH forks) and pool their samples.
     #[arg(long, value_name = "N")]
@@ -220,8 +223,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
 
     // Findings, then the store.
     let artifacts = studies::findings_all(&studies, &cfg, &measurements, &machine)?;
-    let db_path = args.db.clone().unwrap_or_else(Store::default_path);
-    let mut store = Store::open(&db_path)?;
+    let mut store = Store::open_location(&results::location(args.db.as_deref()))?;
     let run = NewRun {
         started_ms,
         command_line: std::env::args().collect::<Vec<_>>().join(" "),
@@ -229,10 +231,8 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         settings,
         validity: harness.validity().clone(),
     };
-    let run_id = store.save_run(&run, &measurements, now_ms())?;
-    for a in &artifacts {
-        store.add_artifact(run_id, a)?;
-    }
+    // One transaction: a shared database's readers never see part of this run.
+    let run_id = store.save_run_with(&run, &measurements, &artifacts, now_ms())?;
     let report = if args.no_report {
         None
     } else {

@@ -7,6 +7,7 @@ mod compare;
 mod decrypt;
 mod encrypt;
 mod exit;
+mod import;
 mod interrupt;
 mod keygen;
 mod list;
@@ -67,6 +68,9 @@ enum Command {
     /// bootstrap interval and a verdict (faster, slower, no significant change), rank
     /// agreement per study, and machine differences.
     Compare(compare::Args),
+    /// Import runs made elsewhere (SQLite files, JSON exports) into the results store,
+    /// SQLite or PostgreSQL; importing a file twice adds nothing the second time.
+    Import(import::Args),
     /// The runners of other language runtimes (platforms/): `doctor` (what is installed,
     /// and how to install the rest) and `check` (conformance against cipherlab).
     Platforms(platforms::Args),
@@ -85,6 +89,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::run(&args),
         Command::Report(args) => report::run(&args),
         Command::Compare(args) => compare::run(&args),
+        Command::Import(args) => import::run(&args),
         Command::Platforms(args) => platforms::run(&args),
     };
     match result {

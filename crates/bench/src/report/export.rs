@@ -209,6 +209,7 @@ impl Exporter for JsonExporter {
             .map(|r| {
                 json!({
                     "id": r.info.id,
+                    "uuid": r.info.uuid,
                     "started_ms": r.info.started_ms,
                     "finished_ms": r.info.finished_ms,
                     "command_line": r.info.command_line,
