@@ -9,6 +9,8 @@ use anyhow::{Context, Result, bail};
 use cipherlab_bench::report::{
     self,
     export::{CsvExporter, Exporter, JsonExporter},
+    gbench::GoogleBenchmarkExporter,
+    jmh::JmhExporter,
 };
 
 use crate::results;
@@ -28,6 +30,8 @@ Examples:
   cipherlab report 3 4 -o before-after.html     two runs overlaid
   cipherlab report 4 --csv runs.csv             only the CSV (no HTML unless -o is given)
   cipherlab report --json - | jq '.runs[0].machine'
+  cipherlab report 4 --jmh jmh.json             for JMH visualizers
+  cipherlab report 4 --gbench gb.json           for Google Benchmark's compare.py
   cipherlab report --list                       which runs (and machines) the database holds
   cipherlab report --each-machine               the newest run of every machine, overlaid
   cipherlab report --machine epyc --machine 3f2a  the newest run of the machines matching
@@ -58,6 +62,14 @@ pub struct Args {
     /// settings, validity, measurements with raw samples, artifacts' metadata.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
+    /// Also write the measurements in JMH's JSON result format to FILE (`-`: standard
+    /// output), for JMH's visualizers.
+    #[arg(long, value_name = "FILE")]
+    jmh: Option<PathBuf>,
+    /// Also write one run in Google Benchmark's JSON format to FILE (`-`: standard
+    /// output), for its compare.py.
+    #[arg(long, value_name = "FILE")]
+    gbench: Option<PathBuf>,
     /// List the runs in the database and exit.
     #[arg(long)]
     list: bool,
@@ -104,17 +116,19 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         results::print_list(&store)?;
         return Ok(ExitCode::SUCCESS);
     }
-    let html_out = match (&args.output, &args.csv, &args.json) {
-        (Some(p), _, _) => Some(p.clone()),
-        (None, None, None) => Some(PathBuf::from(DEFAULT_OUTPUT)),
-        _ => None,
+    let exports_only =
+        args.csv.is_some() || args.json.is_some() || args.jmh.is_some() || args.gbench.is_some();
+    let html_out = match &args.output {
+        Some(p) => Some(p.clone()),
+        None if !exports_only => Some(PathBuf::from(DEFAULT_OUTPUT)),
+        None => None,
     };
-    let to_stdout = [&html_out, &args.csv, &args.json]
+    let to_stdout = [&html_out, &args.csv, &args.json, &args.jmh, &args.gbench]
         .iter()
         .filter(|p| p.as_deref().is_some_and(is_stdout))
         .count();
     if to_stdout > 1 {
-        bail!("only one of -o, --csv and --json can be `-` (standard output)");
+        bail!("only one of -o, --csv, --json, --jmh and --gbench can be `-` (standard output)");
     }
     let ids = if args.each_machine || !args.machines.is_empty() {
         results::by_machine(&store, &args.runs, &args.machines, args.each_machine)?
@@ -132,9 +146,15 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             "HTML report",
         ));
     }
-    let exporters: [(&Option<PathBuf>, &dyn Exporter, &str); 2] = [
+    let exporters: [(&Option<PathBuf>, &dyn Exporter, &str); 4] = [
         (&args.csv, &CsvExporter, "CSV export"),
         (&args.json, &JsonExporter, "JSON export"),
+        (&args.jmh, &JmhExporter, "JMH JSON export"),
+        (
+            &args.gbench,
+            &GoogleBenchmarkExporter,
+            "Google Benchmark JSON export",
+        ),
     ];
     for (path, exporter, what) in exporters {
         if let Some(p) = path {
