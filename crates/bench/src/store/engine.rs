@@ -152,14 +152,6 @@ impl Row {
         }
     }
 
-    /// A nullable text column.
-    pub fn opt_text(&self, index: usize) -> Result<Option<String>, ColumnError> {
-        match self.value(index)? {
-            Value::Null => Ok(None),
-            _ => self.text(index).map(Some),
-        }
-    }
-
     /// A blob column.
     pub fn blob(&self, index: usize) -> Result<Vec<u8>, ColumnError> {
         match self.value(index)? {
