@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use cipherlab_bench::id::{Measurement, Progress, Suite};
 use cipherlab_bench::report;
-use cipherlab_bench::store::{Artifact, ArtifactKind, NewRun, Store, now_ms};
+use cipherlab_bench::store::{Artifact, ArtifactKind, Location, NewRun, Store, now_ms};
 use cipherlab_bench::studies::{self, CipherFilter, Config, Inputs, STUDIES, Scale, Study, Table};
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_harness::{Harness, Settings, fork};
@@ -192,6 +192,12 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         );
     }
     let machine = cipherlab_bench::this_machine();
+    let location = results::location(args.db.as_deref());
+    if !child && matches!(location, Location::Postgres(_)) {
+        // A shared database that cannot be reached is said now, not after minutes of
+        // measuring; the run is written through a new connection at the end.
+        drop(Store::open_location(&location)?);
+    }
     if !child && !args.json {
         eprintln!(
             "cipherlab bench ({}): {} studies, {} benchmarks on {} ({} cores; {})",
@@ -223,7 +229,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
 
     // Findings, then the store.
     let artifacts = studies::findings_all(&studies, &cfg, &measurements, &machine)?;
-    let mut store = Store::open_location(&results::location(args.db.as_deref()))?;
+    let mut store = Store::open_location(&location)?;
     let run = NewRun {
         started_ms,
         command_line: std::env::args().collect::<Vec<_>>().join(" "),

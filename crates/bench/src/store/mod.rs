@@ -64,24 +64,26 @@ pub const DEFAULT_FILE: &str = "cipherlab-results.sqlite";
 pub enum StoreError {
     /// The database engine failed.
     #[error(
-        "results database {path}: {source}; check that it is a cipherlab database and writable, or choose another with --db or ${env}",
+        "results database {path}: {cause}; check that it is a cipherlab database and writable, or choose another with --db or ${env}",
         env = DB_ENV
     )]
     Database {
         /// The database (a file, or a URL without its password).
         path: String,
-        /// The engine's error.
-        source: EngineError,
+        /// The engine's error (in the message, so not a `source` that would print it
+        /// twice).
+        cause: EngineError,
     },
     /// The PostgreSQL server could not be reached or refused us.
     #[error(
-        "could not connect to the results database {path}: {source}; check the URL (postgres://USER:PASSWORD@HOST:PORT/DATABASE), that the server runs and accepts this user, and that the database exists"
+        "could not connect to the results database {path}: {cause}; check the URL (postgres://USER:PASSWORD@HOST:PORT/DATABASE), that the server runs and accepts this user, and that the database exists"
     )]
     Connect {
         /// The URL without its password.
         path: String,
-        /// The engine's error.
-        source: EngineError,
+        /// The engine's error (in the message, so not a `source` that would print it
+        /// twice).
+        cause: EngineError,
     },
     /// The database was written by a newer cipherlab.
     #[error(
@@ -139,7 +141,7 @@ pub enum StoreError {
 impl StoreError {
     /// Whether a UNIQUE constraint refused a write (the same benchmark twice in a run).
     pub fn is_duplicate(&self) -> bool {
-        matches!(self, StoreError::Database { source, .. } if source.is_unique_violation())
+        matches!(self, StoreError::Database { cause, .. } if cause.is_unique_violation())
     }
 }
 
@@ -404,7 +406,7 @@ impl Store {
         let p = path.as_ref().display().to_string();
         let conn = rusqlite::Connection::open(path.as_ref()).map_err(|e| StoreError::Database {
             path: p.clone(),
-            source: e.into(),
+            cause: e.into(),
         })?;
         Store::init(Engine::Sqlite(conn), p)
     }
@@ -412,9 +414,9 @@ impl Store {
     /// Connects to the PostgreSQL database at `url` and brings its schema up to date.
     pub fn connect(url: &str) -> Result<Store, StoreError> {
         let path = redact_password(url);
-        let conn = PgConnection::connect(url).map_err(|source| StoreError::Connect {
+        let conn = PgConnection::connect(url).map_err(|cause| StoreError::Connect {
             path: path.clone(),
-            source,
+            cause,
         })?;
         Store::init(
             Engine::Postgres(Box::new(std::cell::RefCell::new(conn))),
@@ -426,7 +428,7 @@ impl Store {
     pub fn open_in_memory() -> Result<Store, StoreError> {
         let conn = rusqlite::Connection::open_in_memory().map_err(|e| StoreError::Database {
             path: ":memory:".to_string(),
-            source: e.into(),
+            cause: e.into(),
         })?;
         Store::init(Engine::Sqlite(conn), ":memory:".to_string())
     }
@@ -453,10 +455,10 @@ impl Store {
         self.engine.kind()
     }
 
-    fn sql(&self, source: EngineError) -> StoreError {
+    fn sql(&self, cause: EngineError) -> StoreError {
         StoreError::Database {
             path: self.path.clone(),
-            source,
+            cause,
         }
     }
 

@@ -157,9 +157,9 @@ impl Store {
     /// and then reads the version, so concurrent openers migrate once.
     pub(super) fn migrate(&mut self) -> Result<(), StoreError> {
         let path = self.path.clone();
-        let err = |source| StoreError::Database {
+        let err = |cause| StoreError::Database {
             path: path.clone(),
-            source,
+            cause,
         };
         // Nothing to do (the common case) needs no write lock.
         let found = version(&self.engine).map_err(err)?;

@@ -171,10 +171,10 @@ impl<'a> RunRecord<'a> {
     }
 }
 
-fn db_error(path: &str, source: super::EngineError) -> StoreError {
+fn db_error(path: &str, cause: super::EngineError) -> StoreError {
     StoreError::Database {
         path: path.to_string(),
-        source,
+        cause,
     }
 }
 
