@@ -156,9 +156,10 @@ fn json_has_the_documented_layout() {
     let v: Value = serde_json::from_slice(&bytes).unwrap();
     assert_eq!(v["format"], "cipherlab-results");
     assert_eq!(v["format_version"], 1);
-    assert_eq!(v["schema_version"], 2);
+    assert_eq!(v["schema_version"], cipherlab_bench::store::SCHEMA_VERSION);
     let r = &v["runs"][0];
     assert_eq!(r["id"], run.info.id);
+    assert_eq!(r["uuid"], run.info.uuid);
     assert_eq!(r["machine_fingerprint"], run.machine.fingerprint());
     for key in [
         "cpu_model",
@@ -278,4 +279,175 @@ fn two_providers_of_one_cipher_get_a_line_each() {
     );
     assert!(page.contains("<title>aes-128-ecb (openssl)</title>"));
     assert_eq!(page.matches("<polyline").count(), 2);
+}
+
+/// The JSON type of a value, as the format tests name them.
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "bool",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "int",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// `obj` has exactly `fields` with those types ("number" also accepts an integer, as
+/// JSON readers do).
+fn has_fields(obj: &Value, fields: &[(&str, &str)], what: &str) {
+    let map = obj
+        .as_object()
+        .unwrap_or_else(|| panic!("{what} is not an object"));
+    for (name, want) in fields {
+        let v = map
+            .get(*name)
+            .unwrap_or_else(|| panic!("{what} has no `{name}`"));
+        let got = kind(v);
+        assert!(
+            got == *want || (*want == "number" && got == "int"),
+            "{what}.{name}: {got}, want {want}"
+        );
+    }
+}
+
+/// JMH's fields and types, as its `JSONResultFormat` writes them (docs/results.md cites
+/// the source): a top-level array of benchmarks.
+#[test]
+fn jmh_export_has_jmhs_fields_and_types() {
+    use cipherlab_bench::report::jmh::JmhExporter;
+    let run = run();
+    let v: Value =
+        serde_json::from_slice(&JmhExporter.serialize(std::slice::from_ref(&run)).unwrap())
+            .unwrap();
+    let all = v.as_array().unwrap();
+    assert_eq!(all.len(), run.measurements.len());
+    for (b, m) in all.iter().zip(&run.measurements) {
+        has_fields(
+            b,
+            &[
+                ("benchmark", "string"),
+                ("mode", "string"),
+                ("threads", "int"),
+                ("forks", "int"),
+                ("warmupIterations", "int"),
+                ("warmupTime", "string"),
+                ("warmupBatchSize", "int"),
+                ("measurementIterations", "int"),
+                ("measurementTime", "string"),
+                ("measurementBatchSize", "int"),
+                ("params", "object"),
+                ("primaryMetric", "object"),
+                ("secondaryMetrics", "object"),
+            ],
+            "benchmark",
+        );
+        assert!(["thrpt", "avgt", "sample", "ss"].contains(&b["mode"].as_str().unwrap()));
+        assert!(
+            b["params"]
+                .as_object()
+                .unwrap()
+                .values()
+                .all(Value::is_string)
+        );
+        let p = &b["primaryMetric"];
+        has_fields(
+            p,
+            &[
+                ("score", "number"),
+                ("scoreError", "number"),
+                ("scoreConfidence", "array"),
+                ("scorePercentiles", "object"),
+                ("scoreUnit", "string"),
+                ("rawData", "array"),
+            ],
+            "primaryMetric",
+        );
+        assert_eq!(p["score"].as_f64().unwrap(), m.summary.median);
+        assert_eq!(p["scoreConfidence"].as_array().unwrap().len(), 2);
+        let keys: Vec<&String> = p["scorePercentiles"].as_object().unwrap().keys().collect();
+        for k in [
+            "0.0", "50.0", "90.0", "95.0", "99.0", "99.9", "99.99", "99.999", "99.9999", "100.0",
+        ] {
+            assert!(
+                keys.iter().any(|x| *x == k),
+                "percentile {k} missing: {keys:?}"
+            );
+        }
+        // rawData: one array of numbers per fork, every sample once.
+        let raw = p["rawData"].as_array().unwrap();
+        let total: usize = raw.iter().map(|f| f.as_array().unwrap().len()).sum();
+        assert_eq!(total, m.samples.len());
+        assert!(
+            raw.iter()
+                .flat_map(|f| f.as_array().unwrap())
+                .all(Value::is_number)
+        );
+        assert_eq!(p["scoreUnit"], "ns/op");
+    }
+}
+
+/// Google Benchmark's fields and types, as its `JSONReporter` writes them
+/// (docs/results.md cites the source): `context` and `benchmarks`.
+#[test]
+fn gbench_export_has_google_benchmarks_fields_and_types() {
+    use cipherlab_bench::report::gbench::GoogleBenchmarkExporter;
+    let run = run();
+    let v: Value = serde_json::from_slice(
+        &GoogleBenchmarkExporter
+            .serialize(std::slice::from_ref(&run))
+            .unwrap(),
+    )
+    .unwrap();
+    has_fields(
+        &v["context"],
+        &[
+            ("date", "string"),
+            ("host_name", "string"),
+            ("executable", "string"),
+            ("num_cpus", "int"),
+            ("mhz_per_cpu", "int"),
+            ("caches", "array"),
+            ("load_avg", "array"),
+            ("library_build_type", "string"),
+        ],
+        "context",
+    );
+    assert_eq!(v["context"]["host_name"], run.machine.hostname_hash);
+    let rows = v["benchmarks"].as_array().unwrap();
+    let samples: usize = run.measurements.iter().map(|m| m.samples.len()).sum();
+    assert_eq!(rows.len(), samples + 3 * run.measurements.len());
+    for r in rows {
+        let common = [
+            ("name", "string"),
+            ("run_name", "string"),
+            ("run_type", "string"),
+            ("repetitions", "int"),
+            ("threads", "int"),
+            ("iterations", "int"),
+            ("real_time", "number"),
+            ("cpu_time", "number"),
+            ("time_unit", "string"),
+        ];
+        has_fields(r, &common, "benchmark row");
+        match r["run_type"].as_str().unwrap() {
+            "iteration" => has_fields(r, &[("repetition_index", "int")], "iteration row"),
+            "aggregate" => has_fields(r, &[("aggregate_name", "string")], "aggregate row"),
+            other => panic!("run_type {other}"),
+        }
+        assert!(["ns", "us", "ms", "s"].contains(&r["time_unit"].as_str().unwrap()));
+    }
+    let median = rows
+        .iter()
+        .find(|r| r["aggregate_name"] == "median")
+        .unwrap();
+    assert_eq!(
+        median["real_time"].as_f64().unwrap(),
+        run.measurements[0].median_ns_per_op()
+    );
+    // One run per file, as Google Benchmark writes.
+    let two = [run.clone(), run];
+    let e = GoogleBenchmarkExporter.serialize(&two).unwrap_err();
+    assert!(e.to_string().contains("one run"), "{e}");
 }

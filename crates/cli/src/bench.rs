@@ -17,13 +17,15 @@ use anyhow::{Context, Result, bail};
 use cipherlab_bench::artifact::{Artifact, ArtifactKind, Table};
 use cipherlab_bench::id::{Measurement, Progress, Suite};
 use cipherlab_bench::report;
-use cipherlab_bench::store::{NewRun, Store, now_ms};
+use cipherlab_bench::store::{Location, NewRun, Store, now_ms};
 use cipherlab_bench::studies::{self, CipherFilter, Config, Inputs, STUDIES, Scale, Study};
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_harness::{Harness, Settings, fork};
 use serde_json::{Value, json};
 
 use cipherlab_bench::ranking;
+
+use crate::results;
 
 /// Options of `cipherlab bench`.
 #[derive(clap::Args)]
@@ -69,8 +71,9 @@ pub struct Args {
     /// uses the PDFs among them, whole).
     #[arg(long, value_name = "DIR")]
     data: Option<PathBuf>,
-    /// Results database (default: $CIPHERLAB_DB, else ./cipherlab-results.sqlite).
-    #[arg(long, value_name = "FILE")]
+    /// Results database: a SQLite file, or a PostgreSQL URL postgres://USER@HOST/DB
+    /// (default: $CIPHERLAB_DB, else ./cipherlab-results.sqlite).
+    #[arg(long, value_name = "FILE|URL")]
     db: Option<PathBuf>,
     /// Run each benchmark in N separate processes (JMH forks) and pool their samples.
     #[arg(long, value_name = "N")]
@@ -190,6 +193,12 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         );
     }
     let machine = cipherlab_bench::this_machine();
+    let location = results::location(args.db.as_deref());
+    if !child && matches!(location, Location::Postgres(_)) {
+        // A shared database that cannot be reached is said now, not after minutes of
+        // measuring; the run is written through a new connection at the end.
+        drop(Store::open_location(&location)?);
+    }
     if !child && !args.json {
         eprintln!(
             "cipherlab bench ({}): {} studies, {} benchmarks on {} ({} cores; {})",
@@ -221,8 +230,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
 
     // Findings, then the store.
     let artifacts = studies::findings_all(&studies, &cfg, &measurements, &machine)?;
-    let db_path = args.db.clone().unwrap_or_else(Store::default_path);
-    let mut store = Store::open(&db_path)?;
+    let mut store = Store::open_location(&location)?;
     let run = NewRun {
         started_ms,
         command_line: std::env::args().collect::<Vec<_>>().join(" "),
@@ -230,10 +238,8 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         settings,
         validity: harness.validity().clone(),
     };
-    let run_id = store.save_run(&run, &measurements, now_ms())?;
-    for a in &artifacts {
-        store.add_artifact(run_id, a)?;
-    }
+    // One transaction: a shared database's readers never see part of this run.
+    let run_id = store.save_run_with(&run, &measurements, &artifacts, now_ms())?;
     let report = if args.no_report {
         None
     } else {

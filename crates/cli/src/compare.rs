@@ -43,8 +43,9 @@ pub struct Args {
     /// The later run; ratios are B / A (below 1: B is faster).
     #[arg(value_name = "RUN_B")]
     b: i64,
-    /// Results database (default: $CIPHERLAB_DB, else ./cipherlab-results.sqlite).
-    #[arg(long, value_name = "FILE")]
+    /// Results database: a SQLite file, or a PostgreSQL URL postgres://USER@HOST/DB
+    /// (default: $CIPHERLAB_DB, else ./cipherlab-results.sqlite).
+    #[arg(long, value_name = "FILE|URL")]
     db: Option<PathBuf>,
     /// Confidence level of the intervals, between 0 and 1.
     #[arg(long, value_name = "LEVEL", default_value_t = 0.99)]

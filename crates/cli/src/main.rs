@@ -8,6 +8,7 @@ mod compare;
 mod decrypt;
 mod encrypt;
 mod exit;
+mod import;
 mod interrupt;
 mod keygen;
 mod list;
@@ -74,6 +75,9 @@ enum Command {
     ///
     /// `cipherlab analyze secret.bin` or `... | cipherlab analyze -`; `--json` for tools.
     Analyze(analyze::Args),
+    /// Import runs made elsewhere (SQLite files, JSON exports) into the results store,
+    /// SQLite or PostgreSQL; importing a file twice adds nothing the second time.
+    Import(import::Args),
     /// The runners of other language runtimes (platforms/): `doctor` (what is installed,
     /// and how to install the rest) and `check` (conformance against cipherlab).
     Platforms(platforms::Args),
@@ -93,6 +97,7 @@ fn main() -> ExitCode {
         Command::Report(args) => report::run(&args),
         Command::Compare(args) => compare::run(&args),
         Command::Analyze(args) => analyze::run(&args),
+        Command::Import(args) => import::run(&args),
         Command::Platforms(args) => platforms::run(&args),
     };
     match result {

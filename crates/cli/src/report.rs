@@ -9,6 +9,8 @@ use anyhow::{Context, Result, bail};
 use cipherlab_bench::report::{
     self,
     export::{CsvExporter, Exporter, JsonExporter},
+    gbench::GoogleBenchmarkExporter,
+    jmh::JmhExporter,
 };
 
 use crate::results;
@@ -28,15 +30,25 @@ Examples:
   cipherlab report 3 4 -o before-after.html     two runs overlaid
   cipherlab report 4 --csv runs.csv             only the CSV (no HTML unless -o is given)
   cipherlab report --json - | jq '.runs[0].machine'
-  cipherlab report --list                       which runs the database holds
+  cipherlab report 4 --jmh jmh.json             for JMH visualizers
+  cipherlab report 4 --gbench gb.json           for Google Benchmark's compare.py
+  cipherlab report --list                       which runs (and machines) the database holds
+  cipherlab report --each-machine               the newest run of every machine, overlaid
+  cipherlab report --machine epyc --machine 3f2a  the newest run of the machines matching
+  cipherlab report --db postgres://lab@db/cipherlab --each-machine   a fleet's shared store
+
+Runs from several machines are overlaid like any runs; the machine table puts their
+machines side by side and the page warns that absolute figures compare machines, not
+only code (docs/fleet.md).
 
 Columns of the CSV and the JSON layout: docs/results.md (\"Report and export\").")]
 pub struct Args {
     /// Runs to report, by id (`cipherlab report --list` shows them; default: the newest).
     #[arg(value_name = "RUN")]
     runs: Vec<i64>,
-    /// Results database (default: $CIPHERLAB_DB, else ./cipherlab-results.sqlite).
-    #[arg(long, value_name = "FILE")]
+    /// Results database: a SQLite file, or a PostgreSQL URL postgres://USER@HOST/DB
+    /// (default: $CIPHERLAB_DB, else ./cipherlab-results.sqlite).
+    #[arg(long, value_name = "FILE|URL")]
     db: Option<PathBuf>,
     /// Write the HTML page to FILE (`-`: standard output). Default:
     /// cipherlab-report.html, unless only --csv or --json were asked for.
@@ -50,9 +62,25 @@ pub struct Args {
     /// settings, validity, measurements with raw samples, artifacts' metadata.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
+    /// Also write the measurements in JMH's JSON result format to FILE (`-`: standard
+    /// output), for JMH's visualizers.
+    #[arg(long, value_name = "FILE")]
+    jmh: Option<PathBuf>,
+    /// Also write one run in Google Benchmark's JSON format to FILE (`-`: standard
+    /// output), for its compare.py.
+    #[arg(long, value_name = "FILE")]
+    gbench: Option<PathBuf>,
     /// List the runs in the database and exit.
     #[arg(long)]
     list: bool,
+    /// Only the newest finished run of each machine whose fingerprint starts with M or
+    /// whose CPU model contains M (case-insensitive); may be repeated. With RUNs, chooses
+    /// among those.
+    #[arg(long = "machine", value_name = "M")]
+    machines: Vec<String>,
+    /// The newest finished run of every machine in the database, overlaid.
+    #[arg(long, conflicts_with = "machines")]
+    each_machine: bool,
 }
 
 /// The default page's file name.
@@ -88,19 +116,26 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         results::print_list(&store)?;
         return Ok(ExitCode::SUCCESS);
     }
-    let html_out = match (&args.output, &args.csv, &args.json) {
-        (Some(p), _, _) => Some(p.clone()),
-        (None, None, None) => Some(PathBuf::from(DEFAULT_OUTPUT)),
-        _ => None,
+    let exports_only =
+        args.csv.is_some() || args.json.is_some() || args.jmh.is_some() || args.gbench.is_some();
+    let html_out = match &args.output {
+        Some(p) => Some(p.clone()),
+        None if !exports_only => Some(PathBuf::from(DEFAULT_OUTPUT)),
+        None => None,
     };
-    let to_stdout = [&html_out, &args.csv, &args.json]
+    let to_stdout = [&html_out, &args.csv, &args.json, &args.jmh, &args.gbench]
         .iter()
         .filter(|p| p.as_deref().is_some_and(is_stdout))
         .count();
     if to_stdout > 1 {
-        bail!("only one of -o, --csv and --json can be `-` (standard output)");
+        bail!("only one of -o, --csv, --json, --jmh and --gbench can be `-` (standard output)");
     }
-    let runs = results::load(&store, &args.runs)?;
+    let ids = if args.each_machine || !args.machines.is_empty() {
+        results::by_machine(&store, &args.runs, &args.machines, args.each_machine)?
+    } else {
+        args.runs.clone()
+    };
+    let runs = results::load(&store, &ids)?;
     // Everything is rendered before anything is written, so a failure leaves no
     // partial set of outputs behind.
     let mut outputs: Vec<(PathBuf, Vec<u8>, &str)> = Vec::new();
@@ -111,9 +146,15 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             "HTML report",
         ));
     }
-    let exporters: [(&Option<PathBuf>, &dyn Exporter, &str); 2] = [
+    let exporters: [(&Option<PathBuf>, &dyn Exporter, &str); 4] = [
         (&args.csv, &CsvExporter, "CSV export"),
         (&args.json, &JsonExporter, "JSON export"),
+        (&args.jmh, &JmhExporter, "JMH JSON export"),
+        (
+            &args.gbench,
+            &GoogleBenchmarkExporter,
+            "Google Benchmark JSON export",
+        ),
     ];
     for (path, exporter, what) in exporters {
         if let Some(p) = path {

@@ -6,13 +6,22 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use cipherlab_bench::report::utc;
-use cipherlab_bench::store::{Run, Store};
+use cipherlab_bench::store::{Location, Run, Store};
 
 use crate::exit::{Code, fail};
 
-/// Opens the database at `db` (or the default one) if it exists.
+/// Where `--db` (or else `$CIPHERLAB_DB`, else the default file) points.
+pub fn location(db: Option<&Path>) -> Location {
+    db.map_or_else(Location::from_env, |p| Location::parse(p.as_os_str()))
+}
+
+/// Opens the database at `db` (or the default one) if it exists. A PostgreSQL database
+/// is connected to as it is (it exists if the server accepts the connection).
 pub fn open_existing(db: Option<&Path>) -> Result<Store> {
-    let path: PathBuf = db.map_or_else(Store::default_path, Path::to_path_buf);
+    let path: PathBuf = match location(db) {
+        Location::File(path) => path,
+        postgres => return Ok(Store::open_location(&postgres)?),
+    };
     if !path.is_file() {
         return Err(fail(
             Code::Io,
@@ -53,6 +62,49 @@ pub fn load(store: &Store, ids: &[i64]) -> Result<Vec<Run>> {
     Ok(runs)
 }
 
+/// Which runs `report` shows when asked by machine: `machines` are fingerprint prefixes
+/// or parts of CPU models (case-insensitive); each selects the newest finished run of
+/// every machine it matches (of those in `ids`, if ids were given). With `each_machine`
+/// every machine of the store is matched. Returns the runs' ids, oldest machine first.
+pub fn by_machine(
+    store: &Store,
+    ids: &[i64],
+    machines: &[String],
+    each_machine: bool,
+) -> Result<Vec<i64>> {
+    let matches = |r: &cipherlab_bench::store::RunInfo| {
+        each_machine
+            || machines.iter().any(|m| {
+                let m = m.to_lowercase();
+                r.machine_fingerprint.starts_with(&m) || r.cpu_model.to_lowercase().contains(&m)
+            })
+    };
+    let runs = store.list_runs()?;
+    // Newest finished run per machine, in the order the machines first appear.
+    let mut newest: Vec<(String, i64)> = Vec::new();
+    for r in runs
+        .iter()
+        .filter(|r| r.finished_ms.is_some() && matches(r))
+        .filter(|r| ids.is_empty() || ids.contains(&r.id))
+    {
+        match newest.iter_mut().find(|(f, _)| *f == r.machine_fingerprint) {
+            Some(slot) => slot.1 = r.id,
+            None => newest.push((r.machine_fingerprint.clone(), r.id)),
+        }
+    }
+    if newest.is_empty() {
+        return Err(fail(
+            Code::Usage,
+            format!(
+                "no finished run in {} matches --machine {}: `cipherlab report --list` shows                  the machines (fingerprint and CPU) of every run",
+                store.path(),
+                machines.join(" --machine ")
+            ),
+        ));
+    }
+    Ok(newest.into_iter().map(|(_, id)| id).collect())
+}
+
 /// `cipherlab report --list`: the runs, one line each.
 pub fn print_list(store: &Store) -> Result<()> {
     let runs = store.list_runs()?;
@@ -60,16 +112,32 @@ pub fn print_list(store: &Store) -> Result<()> {
         println!("{} holds no runs yet", store.path());
         return Ok(());
     }
+    let machines = {
+        let mut seen: Vec<&str> = runs
+            .iter()
+            .map(|r| r.machine_fingerprint.as_str())
+            .collect();
+        seen.sort_unstable();
+        seen.dedup();
+        seen.len()
+    };
     println!(
-        "{:>4}  {:<19}  {:>12}  {:<24}  command",
-        "run", "started (UTC)", "measurements", "CPU"
+        "{} runs of {machines} machine{} in {}",
+        runs.len(),
+        if machines == 1 { "" } else { "s" },
+        store.path()
     );
-    for r in runs {
+    println!(
+        "{:>4}  {:<19}  {:>12}  {:<8}  {:<24}  command",
+        "run", "started (UTC)", "measurements", "machine", "CPU"
+    );
+    for r in &runs {
         println!(
-            "{:>4}  {:<19}  {:>12}  {:<24}  {}{}",
+            "{:>4}  {:<19}  {:>12}  {:<8}  {:<24}  {}{}",
             r.id,
             utc(r.started_ms),
             r.measurements,
+            &r.machine_fingerprint[..r.machine_fingerprint.len().min(8)],
             r.cpu_model.chars().take(24).collect::<String>(),
             r.command_line,
             if r.finished_ms.is_none() {

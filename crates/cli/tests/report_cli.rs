@@ -402,10 +402,7 @@ fn bad_input_gives_a_clear_error_and_a_non_zero_exit() {
 /// crate does not depend on rusqlite) and returns the file's bytes afterwards.
 fn rusqlite_free_bump(path: &Path) -> Vec<u8> {
     let store = Store::open(path).unwrap();
-    store
-        .connection()
-        .execute_batch("PRAGMA user_version = 99")
-        .unwrap();
+    store.execute("PRAGMA user_version = 99", &[]).unwrap();
     drop(store);
     std::fs::read(path).unwrap()
 }

@@ -11,13 +11,15 @@
 //! - [`runner`]: runs a check on every record of a file and fails a record with a field
 //!   nobody read (as ring's test runner does), so no file goes half-checked; prints counts;
 //! - [`lwc`]: the NIST LWC AEAD, hash, XOF and CXOF vectors as typed values;
-//! - [`pdf`]: the table of `../shared/pdf/README.md` (files, encryption, passwords).
+//! - [`pdf`]: the table of `../shared/pdf/README.md` (files, encryption, passwords);
+//! - [`postgres`]: a throw-away PostgreSQL server in a temporary directory, stopped on drop.
 //!
 //! Test support panics with a message where a test would: a panic is how a test fails.
 
 pub mod kat;
 pub mod lwc;
 pub mod pdf;
+pub mod postgres;
 pub mod record;
 pub mod runner;
 

@@ -7,6 +7,8 @@
 //! * [`JsonExporter`]: per run its row, machine block, settings, validity, the
 //!   measurements (the same fields, with warnings as objects and the raw samples) and
 //!   the artifacts' metadata (not their bytes).
+//! * [`super::jmh::JmhExporter`] and [`super::gbench::GoogleBenchmarkExporter`]: JMH's
+//!   and Google Benchmark's JSON formats, for the tools that read those.
 
 use serde_json::{Value, json};
 
@@ -19,6 +21,46 @@ pub enum ExportError {
     /// Serializing to JSON failed (a value JSON cannot hold).
     #[error("could not write JSON: {0}")]
     Json(#[from] serde_json::Error),
+    /// The format holds one run and several were asked for.
+    #[error(
+        "{format} format holds one run, and {runs} were asked for: export each run to its own file"
+    )]
+    OneRunOnly {
+        /// The format.
+        format: &'static str,
+        /// How many runs were given.
+        runs: usize,
+    },
+}
+
+/// A benchmark id's fields by their column names, in the table's order: the one place
+/// the exports read [`crate::id::BenchId`]'s fields.
+pub(crate) fn id_fields(id: &crate::id::BenchId) -> [(&'static str, String); 7] {
+    [
+        ("study", id.study.clone()),
+        ("algorithm", id.algorithm.to_string()),
+        ("implementation", id.implementation.clone()),
+        ("runtime", id.runtime.to_string()),
+        ("phase", id.phase.to_string()),
+        ("size_bytes", id.size.to_string()),
+        ("data_type", id.data_type.clone()),
+    ]
+}
+
+/// Every sample of `m` as (fork, value in the measurement's unit): nanoseconds per call,
+/// or calls per second.
+pub(crate) fn sample_values(m: &Measurement) -> Vec<(u32, f64)> {
+    m.samples
+        .iter()
+        .map(|x| {
+            let ns = x.ns_per_op();
+            let v = match m.unit {
+                cipherlab_harness::Unit::NanosPerOp => ns,
+                cipherlab_harness::Unit::OpsPerSecond => 1e9 / ns,
+            };
+            (x.fork, v)
+        })
+        .collect()
 }
 
 /// Turns runs into a file's bytes.
@@ -150,7 +192,7 @@ impl Exporter for CsvExporter {
 }
 
 /// A float for JSON: `null` when not finite (JSON has no NaN).
-fn jf(x: f64) -> Value {
+pub(crate) fn jf(x: f64) -> Value {
     serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number)
 }
 
@@ -209,6 +251,7 @@ impl Exporter for JsonExporter {
             .map(|r| {
                 json!({
                     "id": r.info.id,
+                    "uuid": r.info.uuid,
                     "started_ms": r.info.started_ms,
                     "finished_ms": r.info.finished_ms,
                     "command_line": r.info.command_line,
@@ -246,6 +289,8 @@ pub fn by_name(name: &str) -> Option<&'static dyn Exporter> {
     match name {
         "csv" => Some(&CsvExporter),
         "json" => Some(&JsonExporter),
+        "jmh" => Some(&super::jmh::JmhExporter),
+        "gbench" => Some(&super::gbench::GoogleBenchmarkExporter),
         _ => None,
     }
 }

@@ -27,7 +27,9 @@
 
 pub mod export;
 pub mod figures;
+pub mod gbench;
 pub mod html;
+pub mod jmh;
 pub mod page;
 pub mod svg;
 

@@ -1,8 +1,10 @@
-//! The schema: its migrations, applied in order on open.
+//! The schema: its migrations, applied in order on open, the same on both engines (the
+//! SQL is SQLite's spelling; `engine::postgres_sql` translates its type names).
 
-use rusqlite::params;
+use sha2::{Digest, Sha256};
 
-use super::{Store, StoreError};
+use super::engine::{Engine, EngineError, EngineKind};
+use super::{Store, StoreError, now_ms};
 
 /// One step of the schema's history.
 #[derive(Debug, Clone, Copy)]
@@ -11,7 +13,7 @@ pub struct Migration {
     pub version: u32,
     /// What it changes.
     pub description: &'static str,
-    /// The SQL, run in one transaction.
+    /// The SQL, in SQLite's spelling, run in the transaction that migrates.
     pub sql: &'static str,
 }
 
@@ -119,46 +121,153 @@ CREATE TABLE artifacts (
 );
 "#,
     },
+    Migration {
+        version: 3,
+        description: "runs from many machines: a UUID per run, the store's salt for host names",
+        sql: r#"
+ALTER TABLE runs ADD COLUMN uuid TEXT;
+CREATE UNIQUE INDEX runs_by_uuid ON runs (uuid);
+CREATE TABLE store_meta (
+    name  TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+"#,
+    },
 ];
 
 /// The schema version this build writes and understands.
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
+
+/// The `store_meta` row holding the salt of host-name hashes.
+pub(super) const SALT_KEY: &str = "hostname_salt";
+
+/// The key of PostgreSQL's advisory lock held while migrating, so that a fleet of
+/// machines opening a new database at once migrates it once (any constant works; this
+/// is "ciph" in ASCII).
+const MIGRATION_LOCK: i64 = 0x6369_7068;
 
 impl Store {
-    /// The database's schema version (`PRAGMA user_version`).
+    /// The database's schema version.
     pub fn schema_version(&self) -> Result<u32, StoreError> {
-        self.conn
-            .query_row("PRAGMA user_version", [], |r| r.get::<_, u32>(0))
-            .map_err(|e| self.sql(e))
+        version(&self.engine).map_err(|e| self.sql(e))
     }
 
+    /// Applies the missing migrations, all in one transaction that first takes the
+    /// engine's write lock (SQLite's `BEGIN IMMEDIATE`, an advisory lock on PostgreSQL)
+    /// and then reads the version, so concurrent openers migrate once.
     pub(super) fn migrate(&mut self) -> Result<(), StoreError> {
-        let found = self.schema_version()?;
-        if found > SCHEMA_VERSION {
-            return Err(StoreError::NewerSchema {
-                path: self.path.clone(),
-                found,
-                supported: SCHEMA_VERSION,
-            });
+        let path = self.path.clone();
+        let err = |cause| StoreError::Database {
+            path: path.clone(),
+            cause,
+        };
+        // Nothing to do (the common case) needs no write lock.
+        let found = version(&self.engine).map_err(err)?;
+        if found == SCHEMA_VERSION {
+            return Ok(());
         }
-        for m in MIGRATIONS.iter().filter(|m| m.version > found) {
-            let path = self.path.clone();
-            let err = |source| StoreError::Sqlite {
-                path: path.clone(),
-                source,
-            };
-            let tx = self.conn.transaction().map_err(err)?;
-            tx.execute_batch(m.sql).map_err(err)?;
-            tx.execute(
-                "INSERT INTO schema_version (version, applied_at, description)
-                 VALUES (?1, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?2)",
-                params![m.version, m.description],
-            )
-            .map_err(err)?;
-            tx.pragma_update(None, "user_version", m.version)
-                .map_err(err)?;
-            tx.commit().map_err(err)?;
-        }
-        Ok(())
+        self.engine.transaction(err, |db| {
+            if db.kind() == EngineKind::Postgres {
+                db.execute("SELECT pg_advisory_xact_lock(?1)", &[MIGRATION_LOCK.into()])
+                    .map_err(err)?;
+            }
+            let found = version(db).map_err(err)?;
+            if found > SCHEMA_VERSION {
+                return Err(StoreError::NewerSchema {
+                    path: path.clone(),
+                    found,
+                    supported: SCHEMA_VERSION,
+                });
+            }
+            for m in MIGRATIONS.iter().filter(|m| m.version > found) {
+                apply(db, m).map_err(err)?;
+            }
+            Ok(())
+        })
     }
+}
+
+/// The version recorded in the database (0 for an empty one).
+fn version(db: &Engine) -> Result<u32, EngineError> {
+    let v = match db.kind() {
+        EngineKind::Sqlite => db.query("PRAGMA user_version", &[])?,
+        EngineKind::Postgres => {
+            let tables = db.query(
+                "SELECT count(*) FROM information_schema.tables
+                 WHERE table_schema = current_schema() AND table_name = 'schema_version'",
+                &[],
+            )?;
+            if tables.first().and_then(|r| r.int(0).ok()) == Some(0) {
+                return Ok(0);
+            }
+            db.query("SELECT coalesce(max(version), 0) FROM schema_version", &[])?
+        }
+    };
+    Ok(v.first()
+        .and_then(|r| r.int(0).ok())
+        .and_then(|v| u32::try_from(v).ok())
+        .unwrap_or(0))
+}
+
+fn apply(db: &Engine, m: &Migration) -> Result<(), EngineError> {
+    match db.kind() {
+        EngineKind::Sqlite => db.batch(m.sql)?,
+        EngineKind::Postgres => db.batch(&super::engine::postgres_sql(m.sql))?,
+    }
+    if m.version == 3 {
+        backfill_run_uuids(db)?;
+        let salt = uuid::Uuid::new_v4().simple().to_string();
+        db.execute(
+            "INSERT INTO store_meta (name, value) VALUES (?1, ?2)",
+            &[SALT_KEY.into(), salt.into()],
+        )?;
+    }
+    let applied_at = format!("{}Z", crate::report::utc(now_ms()).replacen(' ', "T", 1));
+    db.execute(
+        "INSERT INTO schema_version (version, applied_at, description) VALUES (?1, ?2, ?3)",
+        &[m.version.into(), applied_at.into(), m.description.into()],
+    )?;
+    if db.kind() == EngineKind::Sqlite {
+        db.batch(&format!("PRAGMA user_version = {}", m.version))?;
+    }
+    Ok(())
+}
+
+/// Runs written before version 3 get a UUID derived from what identifies them (the
+/// machine's fingerprint, start time, command line and local id), so two copies of one
+/// old file migrate to the same UUIDs and importing both adds the runs once. New runs
+/// get random (version 4) UUIDs.
+fn backfill_run_uuids(db: &Engine) -> Result<(), EngineError> {
+    let rows = db.query(
+        "SELECT r.id, r.started_ms, r.command_line, m.fingerprint
+         FROM runs r JOIN machines m ON m.id = r.machine_id WHERE r.uuid IS NULL",
+        &[],
+    )?;
+    for r in rows {
+        let (Ok(id), Ok(started), Ok(command), Ok(fingerprint)) =
+            (r.int(0), r.int(1), r.text(2), r.text(3))
+        else {
+            continue;
+        };
+        db.execute(
+            "UPDATE runs SET uuid = ?1 WHERE id = ?2",
+            &[
+                legacy_uuid(&fingerprint, started, &command, id).into(),
+                id.into(),
+            ],
+        )?;
+    }
+    Ok(())
+}
+
+/// A version-8 (custom) UUID: the first 16 bytes of a SHA-256 of the run's identity.
+pub(super) fn legacy_uuid(fingerprint: &str, started_ms: i64, command: &str, id: i64) -> String {
+    let digest = Sha256::digest(format!(
+        "cipherlab-run\0{fingerprint}\0{started_ms}\0{command}\0{id}"
+    ));
+    let mut bytes = [0u8; 16];
+    bytes.copy_from_slice(&digest[..16]);
+    uuid::Builder::from_custom_bytes(bytes)
+        .into_uuid()
+        .to_string()
 }
