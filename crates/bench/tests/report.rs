@@ -174,7 +174,7 @@ fn json_has_the_documented_layout() {
     let v: Value = serde_json::from_slice(&bytes).unwrap();
     assert_eq!(v["format"], "cipherlab-results");
     assert_eq!(v["format_version"], 1);
-    assert_eq!(v["schema_version"], 2);
+    assert_eq!(v["schema_version"], 3);
     let r = &v["runs"][0];
     assert_eq!(r["id"], run.info.id);
     assert_eq!(r["machine_fingerprint"], run.machine.fingerprint());

@@ -55,6 +55,6 @@ mod error;
 pub use error::BenchError;
 pub use measurement::{ExternalTimer, Identity, Measurement, RawSample};
 pub use protocol::{BatchSize, Bencher, Harness};
-pub use settings::{Mode, Settings, Unit, UnknownMode};
-pub use suite::{Progress, Suite};
+pub use settings::{Clock, Mode, Settings, Unit, UnknownMode};
+pub use suite::{Extra, ExtraReport, Progress, Suite};
 pub use validity::{Validity, Warning};

@@ -56,7 +56,7 @@ impl Store {
             .map_err(|e| self.corrupt(format!("run {id}'s settings"), e))?;
         let validity: Validity = serde_json::from_str(&validity)
             .map_err(|e| self.corrupt(format!("run {id}'s validity"), e))?;
-        let measurements = self.load_measurements(id, &validity.timer)?;
+        let measurements = self.load_measurements(id)?;
         let artifacts = self.load_artifacts(id)?;
         Ok(Run {
             info,
@@ -108,9 +108,8 @@ impl Store {
             .collect()
     }
 
-    /// Run `run_id`'s measurements; every one was timed with the run's `timer` (the
-    /// schema has no column of its own for it).
-    fn load_measurements(&self, run_id: i64, timer: &str) -> Result<Vec<Measurement>, StoreError> {
+    /// Run `run_id`'s measurements, each with the timer it was read on.
+    fn load_measurements(&self, run_id: i64) -> Result<Vec<Measurement>, StoreError> {
         let mut stmt = self
             .conn
             .prepare(
@@ -119,7 +118,7 @@ impl Store {
                         ci_low, ci_high, ci_level, min, max, outliers_low_severe,
                         outliers_low_mild, outliers_high_mild, outliers_high_severe,
                         outliers_mad, bytes_per_second, ticks_per_op, ticks_per_byte,
-                        warnings_json
+                        warnings_json, timer
                  FROM measurements WHERE run_id = ?1 ORDER BY id",
             )
             .map_err(|e| self.sql(e))?;
@@ -166,6 +165,7 @@ impl Store {
                     ticks_per_op: r.get(28)?,
                     ticks_per_byte: r.get(29)?,
                     warnings: r.get(30)?,
+                    timer: r.get(31)?,
                 })
             })
             .map_err(|e| self.sql(e))?
@@ -188,7 +188,7 @@ impl Store {
                 .map_err(|e| self.corrupt(format!("{what}'s warnings"), e))?;
             out.push(Measurement {
                 id: row.bench,
-                timer: timer.to_string(),
+                timer: row.timer,
                 mode,
                 unit,
                 bytes_per_op: row.bytes_per_op,
@@ -240,12 +240,13 @@ struct MeasurementRow {
     ticks_per_op: Option<f64>,
     ticks_per_byte: Option<f64>,
     warnings: String,
+    timer: String,
 }
 
 const RUN_INFO_SELECT: &str = "SELECT r.id, r.started_ms, r.finished_ms, r.command_line,
         r.cipherlab_version, r.machine_id, m.cpu_model,
         (SELECT count(*) FROM measurements x WHERE x.run_id = r.id),
-        m.json, r.settings_json, r.validity_json
+        m.json, r.settings_json, r.validity_json, r.load_start, r.load_end
     FROM runs r JOIN machines m ON m.id = r.machine_id";
 
 fn run_info_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RunInfo> {
@@ -258,5 +259,7 @@ fn run_info_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RunInfo> {
         machine_id: r.get(5)?,
         cpu_model: r.get(6)?,
         measurements: r.get(7)?,
+        load_start: r.get(11)?,
+        load_end: r.get(12)?,
     })
 }

@@ -32,8 +32,9 @@ impl Store {
         self.conn
             .execute(
                 "INSERT INTO runs (started_ms, command_line, cipherlab_version, machine_id,
-                                   timer_resolution_ns, empty_op_ns, settings_json, validity_json)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                                   timer_resolution_ns, empty_op_ns, settings_json, validity_json,
+                                   load_start, load_end)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
                 params![
                     run.started_ms,
                     run.command_line,
@@ -42,7 +43,9 @@ impl Store {
                     int("timer resolution", run.validity.resolution_ns)?,
                     run.validity.empty_op_ns,
                     settings,
-                    validity
+                    validity,
+                    run.load_start,
+                    run.load_end
                 ],
             )
             .map_err(|e| self.sql(e))?;
@@ -191,9 +194,9 @@ fn insert_measurement(
              size_bytes, data_type, mode, unit, bytes_per_op, batch, forks, n, median, mean,
              std_dev, ci_low, ci_high, ci_level, min, max, outliers_low_severe,
              outliers_low_mild, outliers_high_mild, outliers_high_severe, outliers_mad,
-             bytes_per_second, ticks_per_op, ticks_per_byte, warnings_json)
+             bytes_per_second, ticks_per_op, ticks_per_byte, warnings_json, timer)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-                 ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31)",
+                 ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32)",
         params![
             run_id,
             m.id.study,
@@ -225,7 +228,8 @@ fn insert_measurement(
             m.bytes_per_second,
             m.ticks_per_op,
             m.ticks_per_byte,
-            warnings
+            warnings,
+            m.timer
         ],
     )
     .map_err(sql)?;
