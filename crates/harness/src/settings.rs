@@ -162,8 +162,9 @@ pub struct Settings {
     /// (calls go on until `iterations x sample_time` has passed, up to
     /// [`Settings::max_sample_calls`]).
     pub iterations: u32,
-    /// Target length of one measured sample; the batch size is calibrated to reach it
-    /// (and at least 1000x the timer's resolution).
+    /// Target length of one measured sample on [`Settings::clock`] (so on the thread's
+    /// CPU time a sample holds the same work however busy the machine is); the batch size
+    /// is calibrated to reach it (and at least 1000x the timer's resolution).
     pub sample_time: Duration,
     /// A fixed batch size (calls per sample) instead of calibration.
     pub batch: Option<u64>,
