@@ -74,6 +74,7 @@ fn extra(budget: Duration, max_rounds: u32) -> Extra<'static, BenchId> {
     Extra {
         budget,
         max_rounds,
+        run_limit: None,
         undecided: &ranking::undecided,
     }
 }
@@ -162,4 +163,17 @@ fn the_budget_and_the_round_limit_bound_the_extra_rounds() {
         .unwrap();
     assert_eq!((report.slices, report.passes), (2, 1), "{report:?}");
     assert!(ms.iter().all(|m| m.summary.n == 15));
+
+    // A run limit already reached leaves no time for extra slices.
+    let clock = Arc::new(AtomicU64::new(0));
+    let mut suite = Suite::new();
+    add(&mut suite, &clock, "a", 1_000_000, 0.02, 1);
+    add(&mut suite, &clock, "b", 1_150_000, 0.60, 2);
+    let h = harness(&clock);
+    let limited = Extra {
+        run_limit: Some(Duration::ZERO),
+        ..extra(Duration::from_secs(30), 40)
+    };
+    let (_, report) = suite.run_adaptive(&h, &mut |_| {}, &limited).unwrap();
+    assert!(report.budget_spent && report.slices == 0, "{report:?}");
 }

@@ -229,6 +229,8 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         let extra = Extra {
             budget: extra_budget(scale),
             max_rounds: MAX_EXTRA_ROUNDS,
+            // --quick promises a few minutes: extra slices never take it past 3.
+            run_limit: (scale == Scale::Quick).then_some(Duration::from_secs(175)),
             undecided: &ranking::undecided,
         };
         let r = suite.run_adaptive(&harness, &mut |p| progress.update(p), &extra);

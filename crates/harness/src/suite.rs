@@ -133,6 +133,10 @@ pub struct Extra<'f, I> {
     pub budget: Duration,
     /// The most extra slices one benchmark gets.
     pub max_rounds: u32,
+    /// No extra slice starts once the whole run (planned rounds included) has taken
+    /// this long: how a run promised to end within a time keeps the promise when the
+    /// planned rounds already took most of it.
+    pub run_limit: Option<Duration>,
     /// The positions (in the suite's order, as returned) of the measurements that still
     /// need samples; an empty answer ends the extra rounds.
     pub undecided: &'f dyn Fn(&[Measurement<I>]) -> Vec<usize>,
@@ -279,6 +283,7 @@ impl<'a, I: Identity> Suite<'a, I> {
         let extra = Extra {
             budget: Duration::ZERO,
             max_rounds: 0,
+            run_limit: None,
             undecided: &|_| Vec::new(),
         };
         self.run_adaptive(harness, progress, &extra)
@@ -304,6 +309,7 @@ impl<'a, I: Identity> Suite<'a, I> {
         if let Some(request) = fork::ForkRequest::from_env()? {
             return Err(self.serve(harness, &request));
         }
+        let run_started = Instant::now();
         let total = self.entries.len();
         let settings: Vec<Settings> = self
             .entries
@@ -372,7 +378,14 @@ impl<'a, I: Identity> Suite<'a, I> {
             }
         }
         let mut out: Vec<Measurement<I>> = out.into_iter().flatten().collect();
-        let report = self.extra_rounds(harness, progress, extra, &settings, &mut out)?;
+        let left = extra
+            .run_limit
+            .map(|limit| limit.saturating_sub(run_started.elapsed()));
+        let extra = Extra {
+            budget: left.map_or(extra.budget, |l| l.min(extra.budget)),
+            ..*extra
+        };
+        let report = self.extra_rounds(harness, progress, &extra, &settings, &mut out)?;
         Ok((out, report))
     }
 
