@@ -201,6 +201,8 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
             machine,
             settings: o.settings,
             validity: v.clone(),
+            load_start: None,
+            load_end: None,
         };
         let id = store.save_run(&run, &ms, now_ms())?;
         println!("saved as run {id} in {path}");

@@ -132,6 +132,9 @@ pub struct Comparison {
     pub only_in_b: usize,
     /// Rank agreement per study present in both runs.
     pub studies: Vec<StudyRanks>,
+    /// How the two runs order every pair of comparable figures
+    /// ([`ranking::pair_agreement`]).
+    pub pairs: ranking::PairAgreement,
 }
 
 /// Counts for the summary line.
@@ -324,25 +327,32 @@ fn study_ranks(study: &str, a: &[&Measurement], b: &[&Measurement]) -> StudyRank
     let (Some(ra), Some(rb)) = (ra, rb) else {
         return out;
     };
-    let rank_of = |r: &ranking::Ranking<'_>| -> HashMap<String, usize> {
-        r.ranked
-            .iter()
-            .map(|(k, m)| (m.id.algorithm.to_string(), *k))
-            .collect()
-    };
-    let kb = rank_of(&rb);
-    // (cipher, rank in A, rank in B) for the ciphers ranked in both.
-    let both: Vec<(String, usize, usize)> = ra
+    let in_b: HashMap<&str, &Measurement> = rb
         .ranked
         .iter()
-        .filter_map(|(k, m)| {
-            let alg = &m.id.algorithm;
-            kb.get(alg.name()).map(|kb| (alg.to_string(), *k, *kb))
+        .map(|(_, m)| (m.id.algorithm.name(), *m))
+        .collect();
+    // (cipher, its figure in A, in B) for the ciphers ranked in both.
+    let both: Vec<(String, &Measurement, &Measurement)> = ra
+        .ranked
+        .iter()
+        .filter_map(|(_, m)| {
+            let alg = m.id.algorithm.name();
+            in_b.get(alg).map(|b| (alg.to_string(), *m, *b))
         })
         .collect();
-    for (i, (x, ax, bx)) in both.iter().enumerate() {
-        for (y, ay, by) in &both[i + 1..] {
-            if (ax < ay && bx > by) || (ax > ay && bx < by) {
+    // A swap: both runs order the pair (ranking::decide), in opposite directions. Ranks
+    // alone would call a swap where neither run orders the pair (an undecided pair
+    // whose members have different figures ordered ahead of them).
+    let ordered = |x: &Measurement, y: &Measurement| {
+        (ranking::decide(x, y) == ranking::Decision::Ordered)
+            .then(|| x.median_ns_per_op() < y.median_ns_per_op())
+    };
+    for (i, (x, xa, xb)) in both.iter().enumerate() {
+        for (y, ya, yb) in &both[i + 1..] {
+            if let (Some(a), Some(b)) = (ordered(xa, ya), ordered(xb, yb))
+                && a != b
+            {
                 out.discordant.push((x.clone(), y.clone()));
             }
         }
@@ -396,6 +406,7 @@ pub fn compare(a: &Run, b: &Run, bootstrap: &Bootstrap, threshold: f64) -> Compa
         only_in_a: a.measurements.len() - matched,
         only_in_b: b.measurements.len() - matched,
         studies,
+        pairs: ranking::pair_agreement(&a.measurements, &b.measurements),
     }
 }
 

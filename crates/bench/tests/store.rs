@@ -69,6 +69,8 @@ fn new_run(machine: MachineInfo) -> NewRun {
         machine,
         settings: Settings::quick(),
         validity: validity(),
+        load_start: None,
+        load_end: None,
     }
 }
 
@@ -756,4 +758,55 @@ fn concurrent_writers_never_leave_half_a_run() {
         finished_by("victim")
     );
     assert_eq!(store.engine(), EngineKind::Postgres);
+}
+
+/// A version-3 file with a run in it: after migration its measurement reads as timed on
+/// the wall clock (the only clock before version 4), its run has no load average, and a
+/// new run keeps each measurement's own timer and the load at start and end.
+#[test]
+fn a_version_3_run_migrates_with_the_wall_clock_and_new_runs_keep_their_timer() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v3.sqlite");
+    let old = {
+        let mut store = Store::open(&path).unwrap();
+        store
+            .save_run(
+                &new_run(MachineInfo::detect()),
+                &[measurement("des-ecb", Mode::AverageTime, false, 12, 1000)],
+                1_700_000_001_000,
+            )
+            .unwrap()
+    };
+    // Turn the file back into version 3: drop what version 4 added.
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch(
+            "ALTER TABLE measurements DROP COLUMN timer;
+             ALTER TABLE runs DROP COLUMN load_start;
+             ALTER TABLE runs DROP COLUMN load_end;
+             DELETE FROM schema_version WHERE version = 4;",
+        )
+        .unwrap();
+        conn.pragma_update(None, "user_version", 3).unwrap();
+    }
+    let mut store = Store::open(&path).unwrap();
+    assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+    let back = store.load_run(old).unwrap();
+    assert_eq!(back.measurements[0].timer, "wall-clock");
+    assert_eq!((back.info.load_start, back.info.load_end), (None, None));
+
+    let mut m = measurement("des-ecb", Mode::AverageTime, false, 12, 1000);
+    m.timer = "thread-cpu".into();
+    let run = NewRun {
+        load_start: Some(1.5),
+        load_end: Some(2.25),
+        ..new_run(MachineInfo::detect())
+    };
+    let id = store.save_run(&run, &[m], 1_700_000_002_000).unwrap();
+    let back = store.load_run(id).unwrap();
+    assert_eq!(back.measurements[0].timer, "thread-cpu");
+    assert_eq!(
+        (back.info.load_start, back.info.load_end),
+        (Some(1.5), Some(2.25))
+    );
 }

@@ -20,7 +20,7 @@ use cipherlab_bench::report;
 use cipherlab_bench::store::{Location, NewRun, Store, now_ms};
 use cipherlab_bench::studies::{self, CipherFilter, Config, Inputs, STUDIES, Scale, Study};
 use cipherlab_harness::machine::MachineInfo;
-use cipherlab_harness::{Harness, Settings, fork};
+use cipherlab_harness::{Extra, ExtraReport, Harness, Settings, fork};
 use serde_json::{Value, json};
 
 use cipherlab_bench::ranking;
@@ -118,6 +118,16 @@ fn selected(args: &Args) -> Result<Vec<&'static dyn Study>> {
 /// and two runs ranked differently when each benchmark took its samples at once.
 const ROUNDS: u32 = 3;
 
+/// Wall-clock time the extra slices for undecided figures may take after the planned
+/// rounds (`Suite::run_adaptive`): `--quick` must stay within 3 minutes on 2 cores.
+fn extra_budget(scale: Scale) -> Duration {
+    Duration::from_secs(scale.pick(30, 300, 0))
+}
+
+/// The most extra slices one figure gets: 8 slices of 5 samples take a 15-sample figure
+/// to 55, which narrows its interval about twofold.
+const MAX_EXTRA_ROUNDS: u32 = 8;
+
 fn settings(scale: Scale, forks: Option<u32>) -> Settings {
     let mut s = match scale {
         Scale::Quick => Settings {
@@ -210,11 +220,15 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             machine.flags_present()
         );
     }
-    let load_before = load_average();
+    let load_start = load_average();
+    let steal_start = steal_ticks();
+    if !child && !args.json {
+        warn_load(load_start, &machine, "at the start");
+    }
     let started_ms = now_ms();
     let started = Instant::now();
     let harness = Harness::new(settings.clone());
-    let measurements = {
+    let (measurements, extra) = {
         let steps = suite.len()
             * if settings.forks > 0 {
                 1
@@ -222,11 +236,22 @@ pub fn run(args: &Args) -> Result<ExitCode> {
                 settings.rounds.max(1) as usize
             };
         let mut progress = ProgressReport::new(steps, child || args.json);
-        let r = suite.run(&harness, &mut |p| progress.update(p));
+        let extra = Extra {
+            budget: extra_budget(scale),
+            max_rounds: MAX_EXTRA_ROUNDS,
+            // --quick promises a few minutes: extra slices never take it past 3.
+            run_limit: (scale == Scale::Quick).then_some(Duration::from_secs(175)),
+            undecided: &ranking::undecided,
+        };
+        let r = suite.run_adaptive(&harness, &mut |p| progress.update(p), &extra);
         progress.finish();
         r?
     };
     let elapsed = started.elapsed();
+    let load_end = load_average();
+    let steal = steal_ticks().zip(steal_start).map(|((s1, t1), (s0, t0))| {
+        s1.saturating_sub(s0) as f64 / t1.saturating_sub(t0).max(1) as f64
+    });
 
     // Findings, then the store.
     let artifacts = studies::findings_all(&studies, &cfg, &measurements, &machine)?;
@@ -237,6 +262,8 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         machine: machine.clone(),
         settings,
         validity: harness.validity().clone(),
+        load_start,
+        load_end,
     };
     // One transaction: a shared database's readers never see part of this run.
     let run_id = store.save_run_with(&run, &measurements, &artifacts, now_ms())?;
@@ -254,11 +281,12 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             run_id,
             store.path(),
             report.as_deref(),
-            elapsed,
+            (elapsed, &extra),
         )?;
     } else {
         print_people(&studies, &measurements, &artifacts, &machine, &harness);
-        print_validity(&measurements, &machine, load_before.max(load_average()));
+        print_validity(&measurements, &machine, load_start, load_end, steal);
+        print_ranking(&measurements, &extra);
         println!(
             "\n{} measurements and {} findings in {:.0} s, saved as run {run_id} in {}",
             measurements.len(),
@@ -327,45 +355,115 @@ impl ProgressReport {
     }
 }
 
-/// The 1-minute load average, where the OS tells it (0 elsewhere).
-fn load_average() -> f64 {
+/// The 1-minute load average, where the OS tells it.
+fn load_average() -> Option<f64> {
     std::fs::read_to_string("/proc/loadavg")
         .ok()
         .and_then(|s| s.split_whitespace().next()?.parse().ok())
-        .unwrap_or(0.0)
+}
+
+/// The machine's steal and total CPU time so far, in clock ticks (`/proc/stat`, the
+/// `cpu` line: user nice system idle iowait irq softirq steal ...), where the OS shows
+/// them: how much time the hypervisor gave other guests.
+fn steal_ticks() -> Option<(u64, u64)> {
+    let stat = std::fs::read_to_string("/proc/stat").ok()?;
+    let line = stat.lines().find(|l| l.starts_with("cpu "))?;
+    let v: Vec<u64> = line
+        .split_whitespace()
+        .skip(1)
+        .take(8)
+        .filter_map(|x| x.parse().ok())
+        .collect();
+    (v.len() == 8).then(|| (v[7], v.iter().sum()))
+}
+
+/// A load average above half the cores means other programs compete for the CPU.
+fn high_load(load: Option<f64>, machine: &MachineInfo) -> Option<f64> {
+    load.filter(|l| *l > f64::from(machine.logical_cores) / 2.0)
+}
+
+/// Warns on standard error when the machine is busy `when`.
+fn warn_load(load: Option<f64>, machine: &MachineInfo, when: &str) {
+    if let Some(l) = high_load(load, machine) {
+        eprintln!(
+            "warning: the load average is {l:.1} on {} cores {when}: other programs compete \
+             for the CPU. Per-call figures are read on the thread's CPU time, which leaves \
+             their time out, but on a virtual machine an overcommitted host can still skew \
+             it (steal time); whole jobs on the wall clock are slowed. An idle machine gives \
+             the narrowest intervals.",
+            machine.logical_cores
+        );
+    }
 }
 
 /// How many figures carry which warning, and what a busy machine does to them.
-fn print_validity(ms: &[Measurement], machine: &MachineInfo, load: f64) {
-    let mut kinds: std::collections::BTreeMap<String, usize> = Default::default();
+fn print_validity(
+    ms: &[Measurement],
+    machine: &MachineInfo,
+    start: Option<f64>,
+    end: Option<f64>,
+    steal: Option<f64>,
+) {
+    let mut kinds: std::collections::BTreeMap<&str, usize> = Default::default();
+    let mut timers: std::collections::BTreeMap<&str, usize> = Default::default();
     for m in ms {
         for w in &m.warnings {
-            let json = serde_json::to_value(w).unwrap_or_default();
-            let kind = json["kind"].as_str().unwrap_or("warning").to_string();
-            *kinds.entry(kind).or_default() += 1;
+            *kinds.entry(w.kind()).or_default() += 1;
         }
+        *timers.entry(m.timer.as_str()).or_default() += 1;
     }
-    let noisy = ms.iter().filter(|m| !m.can_rank()).count();
+    let list = |m: &std::collections::BTreeMap<&str, usize>| {
+        m.iter()
+            .map(|(k, n)| format!("{k} {n}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     println!();
+    println!("timers: {}", list(&timers));
     if kinds.is_empty() {
         println!("validity: no warnings on any of the {} figures", ms.len());
     } else {
+        println!("validity warnings: {}", list(&kinds));
+    }
+    let text = |l: Option<f64>| l.map_or("unknown".to_string(), |l| format!("{l:.2}"));
+    println!(
+        "load average: {} at the start, {} at the end",
+        text(start),
+        text(end)
+    );
+    if let Some(s) = steal.filter(|s| *s > 0.0) {
         println!(
-            "validity: {noisy} of {} figures too noisy to rank; warnings: {}",
-            ms.len(),
-            kinds
-                .iter()
-                .map(|(k, n)| format!("{k} {n}"))
-                .collect::<Vec<_>>()
-                .join(", ")
+            "steal time: the hypervisor held back {:.1}% of the machine's CPU time during the run; \
+             the thread-CPU-time figures can under-count when it is high (docs/studies.md, \"Clocks\")",
+            100.0 * s
         );
     }
-    if load > f64::from(machine.logical_cores) / 2.0 {
+    let peak = start.into_iter().chain(end).reduce(f64::max);
+    if let Some(l) = high_load(peak, machine) {
         println!(
-            "warning: the load average was {load:.1} on {} cores while measuring: other programs \
-             took CPU time from the benchmarks, widening intervals. Run again on an idle machine \
-             for rankings.",
+            "warning: the load average reached {l:.1} on {} cores while measuring: other \
+             programs took CPU time; the thread-CPU-time figures leave it out, the wall-clock \
+             ones (whole jobs) do not. Run again on an idle machine to be sure.",
             machine.logical_cores
+        );
+    }
+}
+
+/// What the run could order, and what the extra slices did.
+fn print_ranking(ms: &[Measurement], extra: &ExtraReport) {
+    println!("{}", ranking::census(ms).to_text());
+    if extra.slices > 0 || extra.budget_spent {
+        println!(
+            "extra samples: {} slices for {} undecided figures in {} passes, {:.0} s{}",
+            extra.slices,
+            extra.benchmarks,
+            extra.passes,
+            extra.elapsed.as_secs_f64(),
+            if extra.budget_spent {
+                "; the time budget ran out with figures still undecided"
+            } else {
+                ""
+            }
         );
     }
 }
@@ -396,8 +494,9 @@ fn print_people(
         machine.os,
         machine.rustc
     );
+    println!("platform: {}", machine.platform_summary());
     println!(
-        "timer: {} resolution {} ns, {:.1} ns per read; empty operation {:.2} ns in a batch",
+        "timer: {} (per-call figures) resolution {} ns, {:.1} ns per read; empty operation {:.2} ns in a batch; wall-clock figures say so in their timer column",
         v.timer, v.resolution_ns, v.timer_overhead_ns, v.empty_op_ns
     );
     for s in studies {
@@ -445,7 +544,7 @@ fn print_json(
     run_id: i64,
     db: &str,
     report: Option<&std::path::Path>,
-    elapsed: Duration,
+    (elapsed, extra): (Duration, &ExtraReport),
 ) -> Result<()> {
     let per_study: Vec<Value> = studies
         .iter()
@@ -468,6 +567,8 @@ fn print_json(
         "report": report.map(|p| p.display().to_string()),
         "seconds": elapsed.as_secs_f64(),
         "measurements": ms.len(),
+        "ranking": ranking::census(ms),
+        "extra_slices": extra.slices,
         "studies": per_study,
     });
     println!("{}", serde_json::to_string_pretty(&out)?);

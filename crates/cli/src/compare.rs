@@ -162,7 +162,7 @@ fn print_people(c: &Comparison, all: bool) {
                 ),
                 None if s.caption.is_none() => "no ranking in run A".to_string(),
                 None => format!(
-                    "cannot tell: {} cipher(s) ranked in both (the others too noisy or missing)",
+                    "cannot tell: {} cipher(s) ranked in both (the others with too few samples, or missing)",
                     s.compared.len()
                 ),
             };
@@ -177,6 +177,25 @@ fn print_people(c: &Comparison, all: bool) {
             );
         }
     }
+    let p = &c.pairs;
+    println!(
+        "\npair order: {} of {} pairs ordered in both runs are ordered the same way{}; {} pairs ordered only in run {}, {} only in run {} (tied or undecided in the other)",
+        p.same_way,
+        p.ordered_in_both,
+        p.share()
+            .map(|s| format!(" ({:.1}%)", 100.0 * s))
+            .unwrap_or_default(),
+        p.only_first,
+        c.a,
+        p.only_second,
+        c.b
+    );
+    for (x, y) in p.reversed.iter().take(10) {
+        println!("  reversed: {x} / {y}");
+    }
+    if p.reversed.len() > 10 {
+        println!("  ... and {} more reversed", p.reversed.len() - 10);
+    }
     let noisy = c
         .figures
         .iter()
@@ -185,7 +204,7 @@ fn print_people(c: &Comparison, all: bool) {
     println!("\n{}", c.summary_line());
     if noisy > 0 {
         println!(
-            "({noisy} of the changes involve figures too noisy to rank; measure again on an idle machine before trusting them)"
+            "({noisy} of the changes involve figures with too few samples to rank; measure them with more samples before trusting them)"
         );
     }
 }

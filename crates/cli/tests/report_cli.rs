@@ -263,6 +263,13 @@ fn compare_finds_a_known_change_and_says_so() {
         "unchanged figures only with --all"
     );
     assert!(out.contains("data-type     agree (2 ciphers ranked in both)"));
+    // AES and DES, far apart in both runs: their one pair is ordered alike.
+    assert!(
+        out.contains(
+            "pair order: 1 of 1 pairs ordered in both runs are ordered the same way (100.0%)"
+        ),
+        "{out}"
+    );
     assert!(
         out.contains(
             "2 figures: 1 faster, 0 slower, 1 unchanged; rankings agree in 1 of 1 studies"

@@ -11,12 +11,12 @@
 //! | [`timer`] | clocks behind the [`timer::Timer`] trait: wall clock, TSC ticks, the thread's CPU time; resolution and overhead estimates |
 //! | [`stats`] | median, mean, standard deviation, percentiles, bootstrap confidence intervals (also of a ratio of medians), Tukey and MAD outliers, Welch's t, byte entropy, chi-square; each with its reference; no reporting |
 //! | [`rng`] | the seeded generator behind the bootstrap (and the lab's corpus) |
-//! | [`machine`] | the machine block: CPU model and flags, cores, memory, OS, kernel, rustc, crate versions, hashed host name |
+//! | [`machine`] | the machine block: CPU model and flags, cores, memory, OS, kernel, rustc, crate versions, hashed host name, frequency governor and boost, caches, hypervisor |
 //! | [`settings`] | JMH's modes (average time, throughput, single shot, sample) and the settings of a measurement |
 //! | [`measurement`] | what a benchmark produces: raw samples, summary, rates, warnings; also from samples taken elsewhere ([`Measurement::from_external_samples`]) |
 //! | [`validity`] | how far a run's figures can be trusted: timer resolution and overhead, the harness's floor, and the warnings each figure gets |
 //! | [`protocol`] | the [`Bencher`] protocol (calibration, warm-up, samples) and the [`Harness`] that runs it |
-//! | [`suite`] | the [`Suite`] scheduler: benchmarks in rounds over the run, or each in forks |
+//! | [`suite`] | the [`Suite`] scheduler: benchmarks in rounds over the run, or each in forks; extra rounds for the figures a caller names undecided ([`Suite::run_adaptive`]) |
 //! | [`fork`] | the protocol between a parent and its fork children |
 //! | [`interleave`] | several operations timed turn about, on the TSC and the thread's CPU time: how the speed tables compare implementations |
 //!
@@ -55,6 +55,6 @@ mod error;
 pub use error::BenchError;
 pub use measurement::{ExternalTimer, Identity, Measurement, RawSample};
 pub use protocol::{BatchSize, Bencher, Harness};
-pub use settings::{Mode, Settings, Unit, UnknownMode};
-pub use suite::{Progress, Suite};
+pub use settings::{Clock, Mode, Settings, Unit, UnknownMode};
+pub use suite::{Extra, ExtraReport, Progress, Suite};
 pub use validity::{Validity, Warning};

@@ -53,6 +53,21 @@ pub struct MachineInfo {
     /// Versions of other language runtimes a study used (`java` -> `21.0.2`), filled in
     /// by the studies that run them.
     pub runtimes: BTreeMap<String, String>,
+    /// The CPU frequency scaling governor of CPU 0 (`performance`, `powersave`, ...),
+    /// where the OS shows one (a virtual machine often does not).
+    #[serde(default)]
+    pub governor: Option<String>,
+    /// Whether frequency boost (turbo) is on, where the OS shows it.
+    #[serde(default)]
+    pub boost: Option<bool>,
+    /// CPU 0's caches, e.g. `L1d 32K`, `L2 512K` (from sysfs).
+    #[serde(default)]
+    pub caches: Vec<String>,
+    /// The hypervisor this runs under (`KVMKVMKVM`, `Microsoft Hv`, ...) where the CPU
+    /// reports one, `None` on bare metal or where unknown: figures from a virtual
+    /// machine share the host with other guests.
+    #[serde(default)]
+    pub hypervisor: Option<String>,
 }
 
 impl MachineInfo {
@@ -77,7 +92,31 @@ impl MachineInfo {
             crate_versions: BTreeMap::new(),
             hostname_hash: hash_hostname(&hostname()),
             runtimes: BTreeMap::new(),
+            governor: read_trimmed("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"),
+            boost: read_trimmed("/sys/devices/system/cpu/cpufreq/boost").map(|b| b == "1"),
+            caches: caches("/sys/devices/system/cpu/cpu0/cache"),
+            hypervisor: hypervisor(),
         }
+    }
+
+    /// The frequency, cache and virtualization facts as one line (`governor unknown,
+    /// boost unknown; L1d 32K L1i 64K L2 512K L3 8192K; virtual machine (KVMKVMKVM)`).
+    pub fn platform_summary(&self) -> String {
+        format!(
+            "governor {}, boost {}; caches {}; {}",
+            self.governor.as_deref().unwrap_or("unknown"),
+            self.boost
+                .map_or("unknown", |b| if b { "on" } else { "off" }),
+            if self.caches.is_empty() {
+                "unknown".to_string()
+            } else {
+                self.caches.join(" ")
+            },
+            match &self.hypervisor {
+                Some(h) => format!("virtual machine ({h})"),
+                None => "no hypervisor reported".to_string(),
+            }
+        )
     }
 
     /// The same block with the versions of the crates the figures depend on, given as
@@ -124,6 +163,58 @@ impl MachineInfo {
 
 fn read(path: &str) -> String {
     std::fs::read_to_string(path).unwrap_or_default()
+}
+
+fn read_trimmed(path: &str) -> Option<String> {
+    let s = std::fs::read_to_string(path).ok()?;
+    let s = s.trim();
+    (!s.is_empty()).then(|| s.to_string())
+}
+
+/// `L1d 32K`, `L1i 64K`, `L2 512K`, ... from a sysfs `cache` directory.
+fn caches(dir: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for i in 0..8 {
+        let at = |f: &str| read_trimmed(&format!("{dir}/index{i}/{f}"));
+        let (Some(level), Some(kind), Some(size)) = (at("level"), at("type"), at("size")) else {
+            continue;
+        };
+        let suffix = match kind.as_str() {
+            "Data" => "d",
+            "Instruction" => "i",
+            _ => "",
+        };
+        out.push(format!("L{level}{suffix} {size}"));
+    }
+    out
+}
+
+/// The hypervisor's vendor string (CPUID leaf 0x4000_0000) when CPUID says one is
+/// present (leaf 1, ECX bit 31).
+fn hypervisor() -> Option<String> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use core::arch::x86_64::__cpuid;
+        if __cpuid(1).ecx & (1 << 31) == 0 {
+            return None;
+        }
+        let r = __cpuid(0x4000_0000);
+        let bytes: Vec<u8> = [r.ebx, r.ecx, r.edx]
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .filter(|b| *b != 0)
+            .collect();
+        let name = String::from_utf8_lossy(&bytes).trim().to_string();
+        Some(if name.is_empty() {
+            "unknown".to_string()
+        } else {
+            name
+        })
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        None
+    }
 }
 
 fn first_line(s: &str) -> String {
@@ -278,6 +369,29 @@ fn crate_versions(spec: &str) -> BTreeMap<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reads_caches_from_a_sysfs_directory() {
+        let dir = std::env::temp_dir().join(format!("cipherlab-caches-{}", std::process::id()));
+        for (i, (level, kind, size)) in [
+            ("1", "Data", "32K"),
+            ("1", "Instruction", "64K"),
+            ("2", "Unified", "512K"),
+        ]
+        .iter()
+        .enumerate()
+        {
+            let d = dir.join(format!("index{i}"));
+            std::fs::create_dir_all(&d).unwrap();
+            std::fs::write(d.join("level"), format!("{level}\n")).unwrap();
+            std::fs::write(d.join("type"), format!("{kind}\n")).unwrap();
+            std::fs::write(d.join("size"), format!("{size}\n")).unwrap();
+        }
+        let got = caches(dir.to_str().unwrap());
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(got, vec!["L1d 32K", "L1i 64K", "L2 512K"]);
+        assert!(caches("/nonexistent-cipherlab").is_empty());
+    }
 
     #[test]
     fn parses_proc_files() {

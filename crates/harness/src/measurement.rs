@@ -34,7 +34,8 @@ pub struct RawSample {
     pub fork: u32,
     /// Calls in the sample.
     pub iterations: u64,
-    /// Wall-clock nanoseconds for all of them.
+    /// Nanoseconds for all of them, on the measurement's timer ([`Measurement::timer`]:
+    /// the thread's CPU time or the wall clock).
     pub ns: u64,
     /// Counter ticks (the TSC) over the same region, where a counter was available.
     pub ticks: Option<u64>,

@@ -43,9 +43,9 @@ use std::time::Duration;
 
 use crate::error::BenchError;
 use crate::measurement::{Identity, Measurement, RawSample};
-use crate::settings::{Mode, Settings};
+use crate::settings::{Clock, Mode, Settings};
 use crate::suite::Progress;
-use crate::timer::{Timer, Tsc, WallClock};
+use crate::timer::{ThreadCpuTime, Timer, Tsc, WallClock};
 use crate::validity::{self, Validity};
 
 /// Where the protocol is, for a progress bar: sent between samples, never inside a
@@ -70,7 +70,11 @@ pub enum Step {
 
 /// The clocks read around a timed region.
 pub(crate) struct Clocks<'a> {
+    /// Real time: the deadlines of warm-up and sample mode.
     pub(crate) wall: &'a WallClock,
+    /// What a sample's nanoseconds are read from ([`Settings::clock`]).
+    pub(crate) main: &'a dyn Timer,
+    /// The counter read beside it (the TSC), if any.
     pub(crate) counter: Option<&'a dyn Timer>,
 }
 
@@ -81,21 +85,21 @@ impl Clocks<'_> {
         match self.counter {
             Some(c) => {
                 let t0 = c.now();
-                let w0 = self.wall.now();
+                let m0 = self.main.now();
                 for _ in 0..n {
                     call();
                 }
-                let w1 = self.wall.now();
+                let m1 = self.main.now();
                 let t1 = c.now();
-                (w1.saturating_sub(w0), Some(t1.saturating_sub(t0)))
+                (m1.saturating_sub(m0), Some(t1.saturating_sub(t0)))
             }
             None => {
-                let w0 = self.wall.now();
+                let m0 = self.main.now();
                 for _ in 0..n {
                     call();
                 }
-                let w1 = self.wall.now();
-                (w1.saturating_sub(w0), None)
+                let m1 = self.main.now();
+                (m1.saturating_sub(m0), None)
             }
         }
     }
@@ -371,35 +375,62 @@ pub(crate) fn run_protocol(
     (batch, samples)
 }
 
-/// Measures benchmarks with one set of [`Settings`] and one set of clocks.
+/// Measures benchmarks with one set of [`Settings`] and one set of clocks: the wall
+/// clock, the thread's CPU time where the platform has it, and the TSC beside either.
 pub struct Harness {
     settings: Settings,
     wall: WallClock,
+    /// The wall clock's validity figures.
+    wall_validity: Validity,
+    /// The per-call clock ([`Clock::ThreadCpu`]) and its validity figures; `None` where
+    /// the platform has none (the wall clock stands in).
+    cpu: Option<(Box<dyn Timer>, Validity)>,
     counter: Option<Box<dyn Timer>>,
-    validity: Validity,
 }
 
 impl Harness {
-    /// A harness with the wall clock and, where the CPU has one, the TSC; measures the
-    /// [`Validity`] figures (a few tens of milliseconds).
+    /// A harness with the wall clock, the thread's CPU time and, where the CPU has one,
+    /// the TSC; measures the [`Validity`] figures of both clocks (a few tens of
+    /// milliseconds).
     pub fn new(settings: Settings) -> Harness {
         let tsc = Tsc::detect();
         let invariant = tsc.map(|t| t.is_invariant());
         let counter = tsc.map(|t| Box::new(t) as Box<dyn Timer>);
         let mut h = Harness::with_counter(settings, counter);
-        h.validity.counter_invariant = invariant;
+        h.wall_validity.counter_invariant = invariant;
+        if let Some((_, v)) = &mut h.cpu {
+            v.counter_invariant = invariant;
+        }
         h
     }
 
-    /// A harness reading `counter` (any [`Timer`]) beside the wall clock, or none.
+    /// A harness reading `counter` (any [`Timer`]) beside the wall clock and the
+    /// thread's CPU time, or none.
     pub fn with_counter(settings: Settings, counter: Option<Box<dyn Timer>>) -> Harness {
+        let cpu = ThreadCpuTime::detect().map(|c| Box::new(c) as Box<dyn Timer>);
+        Harness::with_timers(settings, cpu, counter)
+    }
+
+    /// A harness whose [`Clock::ThreadCpu`] benchmarks read `per_call` instead of the
+    /// thread's CPU time (`None`: the wall clock): how a test drives the protocol with a
+    /// deterministic clock.
+    pub fn with_timers(
+        settings: Settings,
+        per_call: Option<Box<dyn Timer>>,
+        counter: Option<Box<dyn Timer>>,
+    ) -> Harness {
         let wall = WallClock::new();
-        let validity = validity::measure(&wall, counter.as_deref());
+        let wall_validity = validity::measure(&wall, &wall, counter.as_deref());
+        let cpu = per_call.map(|c| {
+            let v = validity::measure(&wall, c.as_ref(), counter.as_deref());
+            (c, v)
+        });
         Harness {
             settings,
             wall,
+            wall_validity,
+            cpu,
             counter,
-            validity,
         }
     }
 
@@ -408,14 +439,29 @@ impl Harness {
         &self.settings
     }
 
-    /// The timer and harness figures measured when the harness was made.
+    /// The timer and harness figures of the settings' clock, measured when the harness
+    /// was made.
     pub fn validity(&self) -> &Validity {
-        &self.validity
+        self.validity_of(self.settings.clock)
     }
 
-    fn clocks(&self) -> Clocks<'_> {
+    /// The timer and harness figures of `clock` (the wall clock's where `clock` is not
+    /// available here).
+    pub fn validity_of(&self, clock: Clock) -> &Validity {
+        match (clock, &self.cpu) {
+            (Clock::ThreadCpu, Some((_, v))) => v,
+            _ => &self.wall_validity,
+        }
+    }
+
+    fn clocks(&self, clock: Clock) -> Clocks<'_> {
+        let main: &dyn Timer = match (clock, &self.cpu) {
+            (Clock::ThreadCpu, Some((c, _))) => c.as_ref(),
+            _ => &self.wall,
+        };
         Clocks {
             wall: &self.wall,
+            main,
             counter: self.counter.as_deref(),
         }
     }
@@ -479,9 +525,9 @@ impl Harness {
         F: FnOnce(&mut Bencher<'_>),
     {
         let mut b = Bencher {
-            clocks: self.clocks(),
+            clocks: self.clocks(settings.clock),
             settings,
-            resolution_ns: self.validity.resolution_ns,
+            resolution_ns: self.validity_of(settings.clock).resolution_ns,
             progress,
             outcome: None,
             timed_twice: false,
@@ -511,7 +557,8 @@ impl Harness {
         samples: Vec<RawSample>,
     ) -> Result<Measurement<I>, BenchError> {
         let key = id.key();
-        Measurement::from_samples(id, settings, &self.validity, bytes_per_op, batch, samples)
+        let validity = self.validity_of(settings.clock);
+        Measurement::from_samples(id, settings, validity, bytes_per_op, batch, samples)
             .map_err(|source| BenchError::Stats { key, source })
     }
 }

@@ -77,6 +77,37 @@ impl FromStr for Mode {
     }
 }
 
+/// Which clock a benchmark's samples are read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Clock {
+    /// The measuring thread's CPU time ([`crate::timer::ThreadCpuTime`]): time the
+    /// scheduler gave other processes is left out, so a figure describes the code even on
+    /// a loaded machine. The default for per-call figures of work done on the calling
+    /// thread. Where the platform has no thread CPU clock the wall clock is used instead
+    /// (and the measurement says so).
+    ThreadCpu,
+    /// Real time ([`crate::timer::WallClock`]): for work that waits (I/O) or spreads over
+    /// other threads, which the thread's CPU time would not see, and for whole jobs timed
+    /// as a user waits for them.
+    Wall,
+}
+
+impl Clock {
+    /// The name of the timer it reads, as stored (`thread-cpu`, `wall-clock`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Clock::ThreadCpu => "thread-cpu",
+            Clock::Wall => "wall-clock",
+        }
+    }
+}
+
+/// Settings stored before the clock was a setting were all timed with the wall clock.
+fn wall_clock() -> Clock {
+    Clock::Wall
+}
+
 /// The unit of a measurement's summary statistics.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Unit {
@@ -131,11 +162,15 @@ pub struct Settings {
     /// (calls go on until `iterations x sample_time` has passed, up to
     /// [`Settings::max_sample_calls`]).
     pub iterations: u32,
-    /// Target length of one measured sample; the batch size is calibrated to reach it
-    /// (and at least 1000x the timer's resolution).
+    /// Target length of one measured sample on [`Settings::clock`] (so on the thread's
+    /// CPU time a sample holds the same work however busy the machine is); the batch size
+    /// is calibrated to reach it (and at least 1000x the timer's resolution).
     pub sample_time: Duration,
     /// A fixed batch size (calls per sample) instead of calibration.
     pub batch: Option<u64>,
+    /// The clock the samples are read from.
+    #[serde(default = "wall_clock")]
+    pub clock: Clock,
     /// Separate processes per benchmark (JMH `-f`); 0 measures in this process.
     pub forks: u32,
     /// Passes over the whole suite ([`crate::Suite::run`] in this process):
@@ -158,10 +193,12 @@ pub struct Settings {
 }
 
 impl Default for Settings {
-    /// Average time; 3 warm-up iterations of 200 ms; 30 samples of 20 ms; no forks.
+    /// Average time on the thread's CPU time; 3 warm-up iterations of 200 ms; 30 samples
+    /// of 20 ms; no forks.
     fn default() -> Settings {
         Settings {
             mode: Mode::AverageTime,
+            clock: Clock::ThreadCpu,
             warmup_iterations: 3,
             warmup_time: Duration::from_millis(200),
             iterations: 30,
@@ -207,6 +244,12 @@ impl Settings {
             forks: 3,
             ..Settings::default()
         }
+    }
+
+    /// The same settings on another clock.
+    pub fn with_clock(mut self, clock: Clock) -> Settings {
+        self.clock = clock;
+        self
     }
 
     /// The same settings in another mode.

@@ -2,14 +2,20 @@
 //! taken in [`Settings::rounds`] slices spread over the run -- or each in
 //! [`Settings::forks`] child processes ([`crate::fork`]), with [`Progress`] reported
 //! through a callback.
+//!
+//! [`Suite::run_adaptive`] then spends a time budget where it matters: the caller says
+//! which figures are still undecided (their interval overlaps a neighbour's, say), and
+//! those, and only those, get one more slice each, again and again, until the caller is
+//! satisfied, each has had [`Extra::max_rounds`] more, or the budget is spent.
 
 use std::process::Command;
+use std::time::{Duration, Instant};
 
 use crate::error::BenchError;
 use crate::fork;
 use crate::measurement::{Identity, Measurement, RawSample};
 use crate::protocol::{Bencher, Harness, Step};
-use crate::settings::Settings;
+use crate::settings::{Clock, Settings};
 
 /// What the harness is doing, for a progress bar. Sent between samples, never inside a
 /// timed region.
@@ -88,6 +94,24 @@ fn slice_settings(whole: &Settings, round: u32, rounds: u32, first_batch: u64) -
     s
 }
 
+/// The settings of an extra slice: one planned slice's samples (at least 5) at the
+/// benchmark's batch, after a short warm-up.
+fn extra_settings(whole: &Settings, batch: u64) -> Settings {
+    let share = (whole.iterations / whole.rounds.max(1)).max(5);
+    Settings {
+        iterations: share,
+        rounds: 1,
+        batch: if whole.batch.is_none() && batch > 0 && whole.mode != crate::Mode::SingleShot {
+            Some(batch)
+        } else {
+            whole.batch
+        },
+        warmup_iterations: whole.warmup_iterations.min(1),
+        warmup_time: whole.warmup_time / 4,
+        ..whole.clone()
+    }
+}
+
 type BenchFn<'a> = Box<dyn FnMut(&mut Bencher<'_>) + 'a>;
 
 struct Entry<'a, I> {
@@ -96,7 +120,43 @@ struct Entry<'a, I> {
     /// Settings for this benchmark alone (e.g. single-shot for RSA key generation);
     /// `None`: the harness's.
     settings: Option<Settings>,
+    /// The clock for this benchmark alone (e.g. the wall clock for a job that spreads
+    /// over threads); `None`: its settings'.
+    clock: Option<Clock>,
     bench: BenchFn<'a>,
+}
+
+/// What [`Suite::run_adaptive`] does after the planned rounds.
+pub struct Extra<'f, I> {
+    /// Wall-clock time the extra slices may take, from the end of the planned rounds (a
+    /// slice that starts within it finishes).
+    pub budget: Duration,
+    /// The most extra slices one benchmark gets.
+    pub max_rounds: u32,
+    /// No extra slice starts once the whole run (planned rounds included) has taken
+    /// this long: how a run promised to end within a time keeps the promise when the
+    /// planned rounds already took most of it.
+    pub run_limit: Option<Duration>,
+    /// The positions (in the suite's order, as returned) of the measurements that still
+    /// need samples; an empty answer ends the extra rounds.
+    pub undecided: &'f dyn Fn(&[Measurement<I>]) -> Vec<usize>,
+}
+
+/// What the extra rounds of [`Suite::run_adaptive`] did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ExtraReport {
+    /// Extra slices taken in all.
+    pub slices: u32,
+    /// Benchmarks that got at least one.
+    pub benchmarks: usize,
+    /// Passes over the undecided benchmarks.
+    pub passes: u32,
+    /// Wall-clock time they took.
+    pub elapsed: Duration,
+    /// Whether the budget ran out while figures were still undecided.
+    pub budget_spent: bool,
+    /// Figures still undecided at the end (by the caller's measure).
+    pub undecided: usize,
 }
 
 /// A list of benchmarks, run in this process or each in forks.
@@ -136,8 +196,31 @@ impl<'a, I: Identity> Suite<'a, I> {
             id,
             bytes_per_op,
             settings: None,
+            clock: None,
             bench: Box::new(bench),
         });
+        self
+    }
+
+    /// Adds a benchmark read on `clock` whatever the settings say, with its own
+    /// `settings` or (`None`) the harness's: the wall clock for a whole job that waits
+    /// for I/O or spreads over threads, which the thread's CPU time does not see.
+    pub fn add_on<F>(
+        &mut self,
+        clock: Clock,
+        id: I,
+        bytes_per_op: Option<u64>,
+        settings: Option<Settings>,
+        bench: F,
+    ) -> &mut Suite<'a, I>
+    where
+        F: FnMut(&mut Bencher<'_>) + 'a,
+    {
+        self.add(id, bytes_per_op, bench);
+        if let Some(e) = self.entries.last_mut() {
+            e.settings = settings;
+            e.clock = Some(clock);
+        }
         self
     }
 
@@ -197,6 +280,27 @@ impl<'a, I: Identity> Suite<'a, I> {
         harness: &Harness,
         progress: &mut dyn FnMut(Progress<'_, I>),
     ) -> Result<Vec<Measurement<I>>, BenchError> {
+        let extra = Extra {
+            budget: Duration::ZERO,
+            max_rounds: 0,
+            run_limit: None,
+            undecided: &|_| Vec::new(),
+        };
+        self.run_adaptive(harness, progress, &extra)
+            .map(|(ms, _)| ms)
+    }
+
+    /// [`Suite::run`], then extra slices for the benchmarks `extra.undecided` names, one
+    /// pass over them at a time, until it names none, each has had `extra.max_rounds`
+    /// more, or `extra.budget` is spent. An extra slice takes the samples of one planned
+    /// slice (at least 5) at the benchmark's batch, after a short warm-up, and its samples
+    /// are pooled with the others. Forked benchmarks get none (a fork is a whole process).
+    pub fn run_adaptive(
+        &mut self,
+        harness: &Harness,
+        progress: &mut dyn FnMut(Progress<'_, I>),
+        extra: &Extra<'_, I>,
+    ) -> Result<(Vec<Measurement<I>>, ExtraReport), BenchError> {
         let mut keys: Vec<String> = self.entries.iter().map(|e| e.id.key()).collect();
         keys.sort();
         if let Some(w) = keys.windows(2).find(|w| w[0] == w[1]) {
@@ -205,14 +309,20 @@ impl<'a, I: Identity> Suite<'a, I> {
         if let Some(request) = fork::ForkRequest::from_env()? {
             return Err(self.serve(harness, &request));
         }
+        let run_started = Instant::now();
         let total = self.entries.len();
         let settings: Vec<Settings> = self
             .entries
             .iter()
             .map(|e| {
-                e.settings
+                let mut s = e
+                    .settings
                     .clone()
-                    .unwrap_or_else(|| harness.settings().clone())
+                    .unwrap_or_else(|| harness.settings().clone());
+                if let Some(c) = e.clock {
+                    s.clock = c;
+                }
+                s
             })
             .collect();
         // Forked benchmarks run whole in round 0; the others in `rounds` slices.
@@ -267,7 +377,89 @@ impl<'a, I: Identity> Suite<'a, I> {
                 out[index] = Some(m);
             }
         }
-        Ok(out.into_iter().flatten().collect())
+        let mut out: Vec<Measurement<I>> = out.into_iter().flatten().collect();
+        let left = extra
+            .run_limit
+            .map(|limit| limit.saturating_sub(run_started.elapsed()));
+        let extra = Extra {
+            budget: left.map_or(extra.budget, |l| l.min(extra.budget)),
+            ..*extra
+        };
+        let report = self.extra_rounds(harness, progress, &extra, &settings, &mut out)?;
+        Ok((out, report))
+    }
+
+    /// The extra slices of [`Suite::run_adaptive`], on `out` (one measurement per entry).
+    fn extra_rounds(
+        &mut self,
+        harness: &Harness,
+        progress: &mut dyn FnMut(Progress<'_, I>),
+        extra: &Extra<'_, I>,
+        settings: &[Settings],
+        out: &mut [Measurement<I>],
+    ) -> Result<ExtraReport, BenchError> {
+        let started = Instant::now();
+        let total = self.entries.len();
+        let mut given = vec![0u32; total];
+        let mut report = ExtraReport::default();
+        loop {
+            let asked = if out.len() == total {
+                (extra.undecided)(out)
+            } else {
+                Vec::new()
+            };
+            report.undecided = asked.len();
+            let mut need: Vec<usize> = asked
+                .into_iter()
+                .filter(|&i| i < total && settings[i].forks == 0 && given[i] < extra.max_rounds)
+                .collect();
+            need.sort_unstable();
+            need.dedup();
+            if need.is_empty() {
+                break;
+            }
+            if started.elapsed() >= extra.budget {
+                report.budget_spent = true;
+                break;
+            }
+            report.passes += 1;
+            for index in need {
+                if started.elapsed() >= extra.budget {
+                    break;
+                }
+                let whole = &settings[index];
+                let entry = &mut self.entries[index];
+                progress(Progress::Started {
+                    index,
+                    total,
+                    id: &entry.id,
+                });
+                let slice = extra_settings(whole, out[index].batch);
+                let (_, samples) = harness.samples(
+                    &entry.id.key(),
+                    &slice,
+                    &mut |s| progress(s.into()),
+                    &mut entry.bench,
+                )?;
+                let m = &out[index];
+                let mut pooled = m.samples.clone();
+                pooled.extend(samples);
+                let m = harness.summarize(m.id.clone(), whole, m.bytes_per_op, m.batch, pooled)?;
+                progress(Progress::Finished {
+                    index,
+                    total,
+                    measurement: &m,
+                });
+                out[index] = m;
+                if given[index] == 0 {
+                    report.benchmarks += 1;
+                }
+                given[index] += 1;
+                report.slices += 1;
+            }
+        }
+        report.elapsed = started.elapsed();
+        Ok(report)
     }
 
     /// Runs entry `index` in its forks and pools their samples.

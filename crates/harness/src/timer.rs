@@ -3,13 +3,15 @@
 //! A [`Timer`] reads a monotonic counter as a `u64`; the difference of two reads is the
 //! elapsed amount in the timer's [`CounterUnit`]. Three are here:
 //!
-//! - [`WallClock`]: nanoseconds of real time. The [`crate::Harness`] always times with
-//!   it (so bytes/s is always reported);
-//! - [`Tsc`]: the x86 time-stamp counter, read by the harness around the same region
-//!   where the CPU has one, so TSC ticks per byte are reported too;
 //! - [`ThreadCpuTime`]: the CPU time of the calling thread, which leaves out the time
-//!   the scheduler gave other processes: what the speed tables ([`crate::interleave`])
-//!   rank by on a loaded machine.
+//!   the scheduler gave other processes: what the [`crate::Harness`] reads per-call
+//!   figures on by default ([`crate::Clock::ThreadCpu`]) and what the speed tables
+//!   ([`crate::interleave`]) rank by on a loaded machine;
+//! - [`WallClock`]: nanoseconds of real time, for benchmarks that ask for it
+//!   ([`crate::Clock::Wall`]: whole jobs, work on other threads or waiting for I/O), and
+//!   the deadlines of warm-up;
+//! - [`Tsc`]: the x86 time-stamp counter, read by the harness around the same region
+//!   where the CPU has one, so TSC ticks per byte are reported too.
 //!
 //! Another counter (a PMU cycle counter, say) plugs in by implementing [`Timer`], as
 //! criterion.rs's `Measurement` trait allows.

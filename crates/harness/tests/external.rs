@@ -91,7 +91,8 @@ fn the_statistics_are_the_harness_own() {
     .unwrap();
     assert_eq!(external.summary, internal.summary);
     assert_eq!(external.warnings, internal.warnings);
-    // 20% spread over 60 samples: too wide to rank.
+    // 20% spread over 60 samples: a wide interval, warned of (the ranking then blocks
+    // only the comparisons it overlaps, not the figure).
     assert!(
         external
             .warnings
@@ -100,7 +101,7 @@ fn the_statistics_are_the_harness_own() {
         "{:?}",
         external.warnings
     );
-    assert!(!external.can_rank());
+    assert!(external.can_rank());
 }
 
 #[test]

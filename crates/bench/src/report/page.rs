@@ -221,11 +221,18 @@ fn machine(out: &mut String, runs: &[Run]) {
                 r.settings.bootstrap.confidence * 100.0
             )
         }),
-        ("figures too noisy to rank", &|r: &Run| {
+        ("figures with too few samples to rank", &|r: &Run| {
             format!(
                 "{} of {}",
                 r.measurements.iter().filter(|m| !m.can_rank()).count(),
                 r.measurements.len()
+            )
+        }),
+        ("figures with an undecided neighbour", &|r: &Run| {
+            let c = crate::ranking::census(&r.measurements);
+            format!(
+                "{} of {} ({} of {} pairs undecided)",
+                c.undecided_figures, c.figures, c.undecided, c.pairs
             )
         }),
         ("warnings", &|r: &Run| warning_counts(&r.measurements)),

@@ -37,8 +37,8 @@ pub struct Point {
     pub low: f64,
     /// Upper end of the whisker.
     pub high: f64,
-    /// Drawn as an outline: the figure is too noisy to rank (its validity warnings say
-    /// why), so the eye should not compare it as closely as the filled ones.
+    /// Drawn as an outline: the figure has too few samples to rank (its validity
+    /// warnings say so), so the eye should not compare it as closely as the filled ones.
     pub hollow: bool,
 }
 
@@ -544,7 +544,7 @@ impl Plot {
         {
             let _ = write!(
                 out,
-                r##"<text x="{PLOT_RIGHT}" y="{:.0}" text-anchor="end" fill="#555">hollow: too noisy to rank</text>"##,
+                r##"<text x="{PLOT_RIGHT}" y="{:.0}" text-anchor="end" fill="#555">hollow: too few samples to rank</text>"##,
                 PLOT_TOP - 6.0
             );
         }
@@ -729,7 +729,7 @@ mod tests {
         assert!(svg.contains("<polyline"));
         assert_eq!(svg.matches("h6M").count(), 2, "one whisker per point");
         assert_eq!(svg.matches(r#"fill="white""#).count(), 1, "the noisy point");
-        assert!(svg.contains("hollow: too noisy to rank"));
+        assert!(svg.contains("hollow: too few samples to rank"));
         assert!(!p.is_empty());
     }
 

@@ -96,6 +96,7 @@ impl Store {
             validity: &run.validity,
             measurements: &run.measurements,
             artifacts: &run.artifacts,
+            load: (run.info.load_start, run.info.load_end),
         };
         match self.insert_if_new(&record)? {
             Some(_) => report.added += 1,
@@ -147,6 +148,8 @@ fn run_from_json(r: &Json) -> Result<(String, Run, usize), String> {
             cpu_model: machine.cpu_model.clone(),
             machine_fingerprint: machine.fingerprint(),
             measurements: measurements.len() as u32,
+            load_start: r.get("load_start").and_then(Json::as_f64),
+            load_end: r.get("load_end").and_then(Json::as_f64),
         },
         settings: typed::<Settings>(r, "settings")?,
         machine,
@@ -165,6 +168,11 @@ fn measurement_from_json(m: &Json, timer: &str) -> Result<Measurement, String> {
         row.push(match name {
             "id" => Value::Int(0),
             "warnings_json" => Value::Text(field(m, "warnings")?.to_string()),
+            // Exports made before measurements carried their timer: the run's.
+            "timer" => match m.get("timer") {
+                Some(Json::String(t)) => Value::Text(t.clone()),
+                _ => Value::Text(timer.to_string()),
+            },
             _ => match field(m, name)? {
                 Json::Null => Value::Null,
                 Json::String(s) => Value::Text(s.clone()),
@@ -177,5 +185,5 @@ fn measurement_from_json(m: &Json, timer: &str) -> Result<Measurement, String> {
         });
     }
     let samples: Vec<RawSample> = typed(m, "samples")?;
-    measurement_from_row(&Row(row), timer, samples).map_err(|(what, why)| format!("{what}: {why}"))
+    measurement_from_row(&Row(row), samples).map_err(|(what, why)| format!("{what}: {why}"))
 }

@@ -218,6 +218,11 @@ pub struct NewRun {
     pub settings: Settings,
     /// The validity figures of the harness.
     pub validity: Validity,
+    /// The 1-minute load average when the run started, where the OS tells it: how busy
+    /// the machine was (run-level, not part of the machine block's fingerprint).
+    pub load_start: Option<f64>,
+    /// The same when it ended.
+    pub load_end: Option<f64>,
 }
 
 impl NewRun {
@@ -240,6 +245,8 @@ impl NewRun {
                 empty_op_ns: 0.0,
                 empty_call_ns: 0.0,
             },
+            load_start: None,
+            load_end: None,
         }
     }
 }
@@ -268,6 +275,12 @@ pub struct RunInfo {
     pub machine_fingerprint: String,
     /// Number of measurements.
     pub measurements: u32,
+    /// The 1-minute load average at the start, where it was recorded.
+    #[serde(default)]
+    pub load_start: Option<f64>,
+    /// The same at the end.
+    #[serde(default)]
+    pub load_end: Option<f64>,
 }
 
 /// A whole run: its row, machine, settings, validity and measurements with samples.

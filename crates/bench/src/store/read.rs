@@ -58,7 +58,7 @@ impl Store {
             .map_err(|e| self.corrupt(format!("run {id}'s settings"), e))?;
         let validity: Validity = serde_json::from_str(&validity)
             .map_err(|e| self.corrupt(format!("run {id}'s validity"), e))?;
-        let measurements = self.load_measurements(id, &validity.timer)?;
+        let measurements = self.load_measurements(id)?;
         let artifacts = self.load_artifacts(id)?;
         Ok(Run {
             info,
@@ -104,9 +104,9 @@ impl Store {
             .collect()
     }
 
-    /// Run `run_id`'s measurements; every one was timed with the run's `timer` (the
-    /// schema has no column of its own for it). Samples are read in one query.
-    fn load_measurements(&self, run_id: i64, timer: &str) -> Result<Vec<Measurement>, StoreError> {
+    /// Run `run_id`'s measurements, each with the timer it was read on. Samples are read
+    /// in one query.
+    fn load_measurements(&self, run_id: i64) -> Result<Vec<Measurement>, StoreError> {
         let rows = self.query(
             &format!(
                 "SELECT {} FROM measurements WHERE run_id = ?1 ORDER BY id",
@@ -120,7 +120,7 @@ impl Store {
             let id = r
                 .int(0)
                 .map_err(|e| self.corrupt(format!("run {run_id}'s measurements"), e))?;
-            let m = measurement_from_row(r, timer, samples.remove(&id).unwrap_or_default())
+            let m = measurement_from_row(r, samples.remove(&id).unwrap_or_default())
                 .map_err(|(what, reason)| self.corrupt(what, reason))?;
             out.push(m);
         }
@@ -172,6 +172,7 @@ struct MeasurementRow {
     ticks_per_op: Option<f64>,
     ticks_per_byte: Option<f64>,
     warnings: String,
+    timer: String,
 }
 
 /// The benchmark id of a row's `study, algorithm, implementation, runtime, phase,
@@ -194,7 +195,6 @@ pub(super) fn bench_id(r: &Row, first: usize) -> Result<BenchId, ColumnError> {
 /// and why.
 pub(super) fn measurement_from_row(
     r: &Row,
-    timer: &str,
     samples: Vec<RawSample>,
 ) -> Result<Measurement, (String, String)> {
     let row = measurement_row(r).map_err(|e| ("a measurement".to_string(), e.to_string()))?;
@@ -213,7 +213,7 @@ pub(super) fn measurement_from_row(
         .map_err(|e| (format!("{what}'s warnings"), e.to_string()))?;
     Ok(Measurement {
         id: row.bench,
-        timer: timer.to_string(),
+        timer: row.timer,
         mode,
         unit,
         bytes_per_op: row.bytes_per_op,
@@ -229,7 +229,7 @@ pub(super) fn measurement_from_row(
 }
 
 /// The columns of a measurement row, in the order the store reads them.
-pub(super) const MEASUREMENT_COLUMNS: [&str; 31] = [
+pub(super) const MEASUREMENT_COLUMNS: [&str; 32] = [
     "id",
     "study",
     "algorithm",
@@ -261,6 +261,7 @@ pub(super) const MEASUREMENT_COLUMNS: [&str; 31] = [
     "ticks_per_op",
     "ticks_per_byte",
     "warnings_json",
+    "timer",
 ];
 
 fn measurement_row(r: &Row) -> Result<MeasurementRow, ColumnError> {
@@ -297,13 +298,14 @@ fn measurement_row(r: &Row) -> Result<MeasurementRow, ColumnError> {
         ticks_per_op: r.opt_real(28)?,
         ticks_per_byte: r.opt_real(29)?,
         warnings: r.text(30)?,
+        timer: r.text(31)?,
     })
 }
 
 const RUN_INFO_SELECT: &str = "SELECT r.id, r.uuid, r.started_ms, r.finished_ms, r.command_line,
         r.cipherlab_version, r.machine_id, m.cpu_model, m.fingerprint,
         (SELECT count(*) FROM measurements x WHERE x.run_id = r.id),
-        m.json, r.settings_json, r.validity_json
+        m.json, r.settings_json, r.validity_json, r.load_start, r.load_end
     FROM runs r JOIN machines m ON m.id = r.machine_id";
 
 fn run_info_from_row(r: &Row) -> Result<RunInfo, ColumnError> {
@@ -318,5 +320,7 @@ fn run_info_from_row(r: &Row) -> Result<RunInfo, ColumnError> {
         cpu_model: r.text(7)?,
         machine_fingerprint: r.text(8)?,
         measurements: r.count(9)?,
+        load_start: r.opt_real(13)?,
+        load_end: r.opt_real(14)?,
     })
 }

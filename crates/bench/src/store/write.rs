@@ -30,6 +30,8 @@ pub(super) struct RunRecord<'a> {
     pub validity: &'a Validity,
     pub measurements: &'a [Measurement],
     pub artifacts: &'a [Artifact],
+    /// The load average at the run's start and end.
+    pub load: (Option<f64>, Option<f64>),
 }
 
 impl Store {
@@ -168,6 +170,7 @@ impl<'a> RunRecord<'a> {
             validity: &run.validity,
             measurements,
             artifacts,
+            load: (run.load_start, run.load_end),
         }
     }
 }
@@ -247,8 +250,8 @@ fn insert_run(db: &Engine, r: &RunRecord<'_>, path: &str) -> Result<i64, StoreEr
         db,
         "INSERT INTO runs (uuid, started_ms, finished_ms, command_line, cipherlab_version,
                            machine_id, timer_resolution_ns, empty_op_ns, settings_json,
-                           validity_json)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) RETURNING id",
+                           validity_json, load_start, load_end)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12) RETURNING id",
         &[
             (&r.uuid).into(),
             r.started_ms.into(),
@@ -260,6 +263,8 @@ fn insert_run(db: &Engine, r: &RunRecord<'_>, path: &str) -> Result<i64, StoreEr
             r.validity.empty_op_ns.into(),
             settings.into(),
             validity.into(),
+            r.load.0.into(),
+            r.load.1.into(),
         ],
         path,
     )?;
@@ -333,6 +338,7 @@ fn measurement_values(m: &Measurement) -> Result<Vec<Value>, StoreError> {
         m.ticks_per_op.into(),
         m.ticks_per_byte.into(),
         warnings.into(),
+        m.timer.as_str().into(),
     ])
 }
 
@@ -350,9 +356,9 @@ fn insert_measurement(
              size_bytes, data_type, mode, unit, bytes_per_op, batch, forks, n, median, mean,
              std_dev, ci_low, ci_high, ci_level, min, max, outliers_low_severe,
              outliers_low_mild, outliers_high_mild, outliers_high_severe, outliers_mad,
-             bytes_per_second, ticks_per_op, ticks_per_byte, warnings_json)
+             bytes_per_second, ticks_per_op, ticks_per_byte, warnings_json, timer)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-                 ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31)
+                 ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32)
          RETURNING id",
         &values,
         path,

@@ -66,6 +66,8 @@ pub fn new_run(machine: MachineInfo, command: &str) -> NewRun {
         machine,
         settings: Settings::quick(),
         validity: validity(),
+        load_start: Some(0.5),
+        load_end: Some(0.7),
     }
 }
 
