@@ -28,7 +28,9 @@ use cipherlab_bench::ranking;
 #[derive(clap::Args)]
 #[command(after_help = "\
 Studies: data-type, data-size, density, key-size, modes, phases, distribution, objects,
-providers, lwc, pdf (`cipherlab bench --list` describes them). Without names, all run.
+providers, lwc, pdf, platforms (`cipherlab bench --list` describes them). Without names,
+all run. The platforms study times the runners of platforms/ that are installed and
+lists the others with the command that installs them (`cipherlab platforms doctor`).
 
 Examples:
   cipherlab bench --quick                      every study, small sizes (minutes)
@@ -188,7 +190,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             args.cipher.join(" --cipher ")
         );
     }
-    let machine = cipherlab_bench::this_machine();
+    let mut machine = cipherlab_bench::this_machine();
     if !child && !args.json {
         eprintln!(
             "cipherlab bench ({}): {} studies, {} benchmarks on {} ({} cores; {})",
@@ -216,10 +218,19 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         progress.finish();
         r?
     };
+    // Other runtimes (the platforms study's runners), after the suite: never in a fork child.
+    let (elsewhere, mut artifacts) =
+        studies::elsewhere_all(&studies, &cfg, &settings, &mut machine)?;
+    let measurements = [measurements, elsewhere].concat();
     let elapsed = started.elapsed();
 
     // Findings, then the store.
-    let artifacts = studies::findings_all(&studies, &cfg, &measurements, &machine)?;
+    artifacts.extend(studies::findings_all(
+        &studies,
+        &cfg,
+        &measurements,
+        &machine,
+    )?);
     let db_path = args.db.clone().unwrap_or_else(Store::default_path);
     let mut store = Store::open(&db_path)?;
     let run = NewRun {
