@@ -81,3 +81,35 @@ fn the_platforms_study_times_every_ready_runtime_after_conformance() {
     assert_eq!(table2.rows.len(), 4);
     assert_eq!(table2.columns.len(), 2 + 2 * ready.len());
 }
+
+#[test]
+fn the_providers_study_adds_the_java_providers_through_the_runner() {
+    let dir = platforms_dir(None);
+    let Some(java) = RUNTIMES.iter().find(|rt| rt.name == "java") else {
+        panic!("java is not among the runtimes");
+    };
+    if let Some((why, fix)) = missing(java, &dir) {
+        println!("SKIP java: {why} (install: {fix})");
+        return;
+    }
+    let study = studies::by_name("providers").unwrap();
+    let cfg = Config {
+        filter: CipherFilter::new(&["aes-128-cbc"]),
+        ..Config::new(Scale::Quick)
+    };
+    let e = study.elsewhere(&cfg, &Settings::quick()).unwrap();
+    for provider in ["java-sunjce", "java-bc"] {
+        for size in [64, 16 << 10] {
+            let m = e
+                .measurements
+                .iter()
+                .find(|m| m.id.implementation == provider && m.id.size == size)
+                .unwrap_or_else(|| panic!("{provider} {size}: no figure"));
+            assert_eq!(m.id.runtime, "java");
+            assert_eq!(m.id.study, "providers");
+            assert_eq!(m.id.phase, "encrypt");
+            assert_eq!(m.samples.len(), 20);
+        }
+    }
+    assert!(e.runtimes.contains_key("java-bc"));
+}

@@ -18,6 +18,8 @@
 mod findings;
 mod runs;
 
+pub(crate) use runs::{Target, measure};
+
 use cipherlab_ciphers::{CipherSpec, Mode, catalogue, generate_iv, generate_key, providers};
 
 use super::inputs::Input;
@@ -63,14 +65,16 @@ const QUICK_SIZES: [u64; 4] = [145, 1 << 10, 56 << 10, 1 << 20];
 const BEYOND_SIZES: [u64; 2] = [64, 1 << 10];
 
 /// One cipher's figures: sizes, timed calls per file, warm-up.
-struct Job {
-    spec: CipherSpec,
-    sizes: Vec<u64>,
+pub(crate) struct Job {
+    /// The cipher.
+    pub spec: CipherSpec,
+    /// File sizes (bytes).
+    pub sizes: Vec<u64>,
     /// Timed calls per file (the paper's 100).
-    reps: u32,
+    pub reps: u32,
     /// The untimed calls before the samples come to about this many bytes (at least
     /// [`MIN_WARMUP_CALLS`], at most [`MAX_WARMUP_CALLS`]).
-    warmup_bytes: u64,
+    pub warmup_bytes: u64,
 }
 
 /// What a run times.
@@ -124,10 +128,17 @@ impl Plan {
     }
 }
 
-/// The identifier of one figure: `provider` on `runtime`, one direction of `spec` on one
-/// file. The one place this study fills a [`BenchId`].
-fn bench_id(spec: &CipherSpec, provider: &str, runtime: &str, phase: &str, size: u64) -> BenchId {
-    BenchId::new(NAME, &spec.to_string(), provider, phase, size, DATA.name()).with_runtime(runtime)
+/// The identifier of one figure of `study`: `provider` on `runtime`, one direction of
+/// `spec` on one file. The one place a runner's figure gets a [`BenchId`].
+fn bench_id(
+    study: &str,
+    spec: &CipherSpec,
+    provider: &str,
+    runtime: &str,
+    phase: &str,
+    size: u64,
+) -> BenchId {
+    BenchId::new(study, &spec.to_string(), provider, phase, size, DATA.name()).with_runtime(runtime)
 }
 
 /// The settings of cipherlab's own figures: the runners' protocol (every call timed alone,
@@ -174,7 +185,7 @@ impl Study for PlatformsStudy {
                     ..rust_settings(&base, job.reps)
                 };
                 for phase in ["encrypt", "decrypt"] {
-                    let id = bench_id(spec, provider, "rust", phase, size);
+                    let id = bench_id(NAME, spec, provider, "rust", phase, size);
                     let bench = per_message(*spec, provider, size, phase == "encrypt");
                     suite.add_with_settings(id, Some(size), settings.clone(), bench);
                 }
@@ -188,7 +199,14 @@ impl Study for PlatformsStudy {
         if plan.jobs.is_empty() {
             return Ok(Elsewhere::default());
         }
-        runs::measure(&plan, cfg, settings).map_err(|e| err(NAME, e))
+        let target = Target {
+            study: NAME,
+            runtimes: &[],
+            all_providers: cfg.scale != Scale::Quick,
+            phases: &["encrypt", "decrypt"],
+            reuse: false,
+        };
+        measure(&plan.jobs, &target, settings).map_err(|e| err(NAME, e))
     }
 
     fn findings(

@@ -6,19 +6,20 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use cipherlab_ciphers::{CipherSpec, providers};
 use cipherlab_harness::{ExternalTimer, Settings};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-use super::{DATA, NAME, Plan, bench_id};
+use super::{DATA, Job, bench_id};
 use crate::corpus;
 use crate::platforms::conformance::{TestRng, Verdict, check_runtime};
 use crate::platforms::{RUNTIMES, Runner, missing, platforms_dir};
+use crate::studies::Elsewhere;
 use crate::studies::inputs::CORPUS_SEED;
 use crate::studies::table::{Table, int, num, text};
-use crate::studies::{Config, Elsewhere, Scale};
 
 /// Seed of the conformance vectors run before timing (fixed: a run can be repeated).
 const CONFORMANCE_SEED: u64 = 1;
@@ -31,7 +32,13 @@ struct Files {
 impl Files {
     /// Writes one seeded file per size (the same bytes cipherlab's own figures use).
     fn write(sizes: &[u64]) -> Result<Files, String> {
-        let dir = std::env::temp_dir().join(format!("cipherlab-platforms-{}", std::process::id()));
+        // One folder per call: two studies (or two tests) in one process must not share it.
+        static CALLS: AtomicU64 = AtomicU64::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "cipherlab-platforms-{}-{}",
+            std::process::id(),
+            CALLS.fetch_add(1, Ordering::Relaxed)
+        ));
         std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         let files = Files { dir };
         for &size in sizes {
@@ -76,15 +83,35 @@ fn expected_digest(spec: &CipherSpec, key: &[u8], iv: &[u8], pt: &[u8]) -> Resul
     Ok(hex::encode(Sha256::digest(&buf[..n])))
 }
 
-/// The figures of every present runtime, the tables of what was missing, proven and
-/// paid apart (start-up, warm-up), and the versions for the machine block.
-pub(super) fn measure(plan: &Plan, cfg: &Config, settings: &Settings) -> Result<Elsewhere, String> {
+/// Whose figures a study asks the runners for, and how.
+pub(crate) struct Target {
+    /// The study the figures belong to.
+    pub study: &'static str,
+    /// Only these runtimes (empty: every runtime with a runner).
+    pub runtimes: &'static [&'static str],
+    /// Every provider that agreed, or only each runtime's first.
+    pub all_providers: bool,
+    /// `encrypt`, `decrypt`.
+    pub phases: &'static [&'static str],
+    /// Keep the keyed cipher between calls (PROTOCOL.md, `reuse`), except for AEADs: the
+    /// JCA refuses a second encryption under one key and nonce.
+    pub reuse: bool,
+}
+
+/// The figures of `jobs` on every present runtime of `target`, the tables of what was
+/// missing, proven and paid apart (start-up, warm-up), and the versions for the machine
+/// block.
+pub(crate) fn measure(
+    jobs: &[Job],
+    target: &Target,
+    settings: &Settings,
+) -> Result<Elsewhere, String> {
     let dir = platforms_dir(None);
-    let mut sizes: Vec<u64> = plan.jobs.iter().flat_map(|j| j.sizes.clone()).collect();
+    let mut sizes: Vec<u64> = jobs.iter().flat_map(|j| j.sizes.clone()).collect();
     sizes.sort_unstable();
     sizes.dedup();
     let files = Files::write(&sizes)?;
-    let wanted: Vec<String> = plan.jobs.iter().map(|j| j.spec.to_string()).collect();
+    let wanted: Vec<String> = jobs.iter().map(|j| j.spec.to_string()).collect();
 
     let mut out = Elsewhere::default();
     let mut absent = Table::new(&["runtime", "why", "install"]);
@@ -102,7 +129,11 @@ pub(super) fn measure(plan: &Plan, cfg: &Config, settings: &Settings) -> Result<
         "errors",
     ]);
     let mut errors: Vec<String> = Vec::new();
+    let study = target.study;
     for rt in RUNTIMES {
+        if !target.runtimes.is_empty() && !target.runtimes.contains(&rt.name) {
+            continue;
+        }
         if let Some((why, fix)) = missing(rt, &dir) {
             absent.row(vec![text(rt.name), text(why), text(fix)]);
             continue;
@@ -150,7 +181,7 @@ pub(super) fn measure(plan: &Plan, cfg: &Config, settings: &Settings) -> Result<
                 }
             }
         }
-        let requests = requests(plan, cfg, &agreed, &files)?;
+        let requests = requests(jobs, target, &agreed, &files)?;
         if requests.is_empty() {
             continue;
         }
@@ -178,7 +209,7 @@ pub(super) fn measure(plan: &Plan, cfg: &Config, settings: &Settings) -> Result<
                 .map(|v| v.iter().filter_map(Value::as_u64).collect())
                 .unwrap_or_default();
             let clock = a["clock"].as_str().unwrap_or("unknown clock");
-            let id = bench_id(&r.spec, &r.provider, rt.name, r.phase, r.size);
+            let id = bench_id(study, &r.spec, &r.provider, rt.name, r.phase, r.size);
             match cipherlab_harness::Measurement::from_external_samples(
                 id,
                 &samples,
@@ -230,11 +261,11 @@ pub(super) fn measure(plan: &Plan, cfg: &Config, settings: &Settings) -> Result<
         from the quarter before."
         .into();
     out.artifacts
-        .push(absent.artifact(NAME, "missing-runtimes", "Runtimes not present"));
+        .push(absent.artifact(study, "missing-runtimes", "Runtimes not present"));
     out.artifacts
-        .push(proven.artifact(NAME, "conformance", "Conformance before timing"));
+        .push(proven.artifact(study, "conformance", "Conformance before timing"));
     out.artifacts.push(costs.artifact(
-        NAME,
+        study,
         "start-up-and-warm-up",
         "Start-up, first call and warm-up per runtime",
     ));
@@ -248,7 +279,7 @@ pub(super) fn measure(plan: &Plan, cfg: &Config, settings: &Settings) -> Result<
             "Timing requests a runner refused or could not finish; no figure was kept for them."
                 .into();
         out.artifacts
-            .push(t.artifact(NAME, "runner-errors", "Runner errors"));
+            .push(t.artifact(study, "runner-errors", "Runner errors"));
     }
     Ok(out)
 }
@@ -278,25 +309,25 @@ impl Paid {
     }
 }
 
-/// The timing requests for one runtime: every planned cipher and size, both directions,
-/// through the providers that agreed (at `--quick`, the first of them only).
+/// The timing requests for one runtime: every planned cipher and size, in the target's
+/// directions, through the providers that agreed (or the first of them only).
 fn requests(
-    plan: &Plan,
-    cfg: &Config,
+    jobs: &[Job],
+    target: &Target,
     agreed: &BTreeMap<String, Vec<String>>,
     files: &Files,
 ) -> Result<Vec<Request>, String> {
     let mut rng = TestRng(CONFORMANCE_SEED ^ u64::from_le_bytes(*b"timing!!"));
     let mut out = Vec::new();
-    for job in &plan.jobs {
+    for job in jobs {
         let spec = &job.spec;
         let Some(provs) = agreed.get(&spec.to_string()) else {
             continue;
         };
-        let provs = if cfg.scale == Scale::Quick {
-            &provs[..1]
-        } else {
+        let provs = if target.all_providers {
             &provs[..]
+        } else {
+            &provs[..1]
         };
         let key = rng.bytes(spec.key_len());
         let iv = rng.bytes(spec.iv_len());
@@ -305,11 +336,12 @@ fn requests(
             let path = files.path(size);
             let expect = expected_digest(spec, &key, &iv, &read(&path)?)?;
             for provider in provs {
-                for phase in ["encrypt", "decrypt"] {
+                for &phase in target.phases {
                     let mut json = json!({
                         "op": "time", "alg": spec.to_string(), "provider": provider,
                         "key": hex::encode(&key), "direction": phase,
                         "input": path, "reps": job.reps, "warmup": job.warmup_calls(size),
+                        "reuse": target.reuse && !spec.is_aead(),
                     });
                     if let Some(o) = json.as_object_mut() {
                         if spec.iv_len() > 0 {
