@@ -102,6 +102,7 @@ impl Study for ProvidersStudy {
                 sizes: sizes(cfg).iter().map(|&s| s as u64).collect(),
                 reps: cfg.scale.pick(20, 30, 30),
                 warmup_bytes: cfg.scale.pick(4 << 20, 32 << 20, 32 << 20),
+                min_warmup_calls: 50,
             })
             .collect();
         if jobs.is_empty() {
