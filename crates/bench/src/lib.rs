@@ -13,6 +13,8 @@
 //! | [`store`] | the SQLite results store (schema in `docs/results.md`) |
 //! | [`ranking`] | a study's headline ranking: fastest first, ties where intervals overlap |
 //! | [`compare`] | two runs figure by figure: ratio of medians with its bootstrap interval, verdicts, rank agreement |
+//! | [`platforms`] | the runners of other language runtimes (`platforms/`): presence, the JSON-lines client, conformance against cipherlab |
+//! | [`vectors`] | the vector protocol of DESIGN.md answered in-process (`cipherlab vectors`, and the runners' reference) |
 //! | [`report`] | the self-contained HTML report (SVG plots, tables, histograms, pictures) and the CSV/JSON exporters |
 //!
 //! Examples: `time_cipher` times catalogue ciphers (encrypt and decrypt, optional forks
@@ -52,10 +54,12 @@ pub mod artifact;
 pub mod compare;
 pub mod corpus;
 pub mod id;
+pub mod platforms;
 pub mod ranking;
 pub mod report;
 pub mod store;
 pub mod studies;
+pub mod vectors;
 
 use cipherlab_harness::machine::MachineInfo;
 

@@ -31,7 +31,9 @@ use crate::results;
 #[derive(clap::Args)]
 #[command(after_help = "\
 Studies: data-type, data-size, density, key-size, modes, phases, distribution, objects,
-providers, lwc, pdf (`cipherlab bench --list` describes them). Without names, all run.
+providers, lwc, pdf, platforms (`cipherlab bench --list` describes them). Without names,
+all run. The platforms study times the runners of platforms/ that are installed and
+lists the others with the command that installs them (`cipherlab platforms doctor`).
 
 Examples:
   cipherlab bench --quick                      every study, small sizes (minutes)
@@ -202,7 +204,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             args.cipher.join(" --cipher ")
         );
     }
-    let machine = cipherlab_bench::this_machine();
+    let mut machine = cipherlab_bench::this_machine();
     let location = results::location(args.db.as_deref());
     if !child && matches!(location, Location::Postgres(_)) {
         // A shared database that cannot be reached is said now, not after minutes of
@@ -247,6 +249,10 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         progress.finish();
         r?
     };
+    // Other runtimes (the platforms study's runners), after the suite: never in a fork child.
+    let (elsewhere, mut artifacts) =
+        studies::elsewhere_all(&studies, &cfg, &settings, &mut machine)?;
+    let measurements = [measurements, elsewhere].concat();
     let elapsed = started.elapsed();
     let load_end = load_average();
     let steal = steal_ticks().zip(steal_start).map(|((s1, t1), (s0, t0))| {
@@ -254,7 +260,12 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     });
 
     // Findings, then the store.
-    let artifacts = studies::findings_all(&studies, &cfg, &measurements, &machine)?;
+    artifacts.extend(studies::findings_all(
+        &studies,
+        &cfg,
+        &measurements,
+        &machine,
+    )?);
     let mut store = Store::open_location(&location)?;
     let run = NewRun {
         started_ms,

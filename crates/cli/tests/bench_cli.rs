@@ -226,7 +226,7 @@ fn bad_requests_fail_with_a_clear_message() {
     let list = ok(&run(&["bench", "--list"], dir.path()));
     assert_eq!(
         list.lines().filter(|l| !l.starts_with(' ')).count(),
-        11,
+        12,
         "{list}"
     );
 }

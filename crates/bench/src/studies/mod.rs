@@ -26,6 +26,7 @@
 //! | `objects` | an object graph serialized through the encrypting stream | Java stream-security paper |
 //! | `providers` | one algorithm through each of its implementations | file-features paper (Sun against BouncyCastle) |
 //! | `lwc` | AEADs at 32 B AD x 64..4096 B; the permutations by rounds | ISAP library README |
+//! | `platforms` | AES-CBC per message on Java, Node.js, Python, PHP, Go and cipherlab (after conformance); AEADs beyond | web-platforms paper, Table 2 |
 //! | `pdf` | PDF encryption and decryption per cipher: strings and streams, the whole job, key derivation apart; average time and single shot | PDF lightweight-ciphers paper, Figs. 10-11 |
 
 pub mod check;
@@ -43,14 +44,17 @@ mod objects;
 pub mod paper;
 pub mod pdf;
 mod phases;
+mod platforms;
 mod providers;
 mod public_key;
 mod timing;
 
+use std::collections::BTreeMap;
 use std::fmt;
 
 use crate::artifact::Artifact;
 use crate::id::{Measurement, Suite};
+use cipherlab_harness::Settings;
 use cipherlab_harness::machine::MachineInfo;
 
 pub use ciphers::CipherFilter;
@@ -140,6 +144,13 @@ pub trait Study: Sync {
     /// Adds the benchmarks to `suite`. Deterministic: fork children call it again.
     fn plan<'a>(&self, cfg: &Config, suite: &mut Suite<'a>) -> Result<(), StudyError>;
 
+    /// What the study measures outside this process (other language runtimes), run
+    /// after the suite and never in a fork child; `settings` are the run's (statistics
+    /// and validity limits). Most studies measure nothing elsewhere.
+    fn elsewhere(&self, _cfg: &Config, _settings: &Settings) -> Result<Elsewhere, StudyError> {
+        Ok(Elsewhere::default())
+    }
+
     /// The artifacts of a finished run: the paper's figures beside ours, pictures,
     /// histograms. `ms` holds this study's measurements only.
     fn findings(
@@ -148,6 +159,18 @@ pub trait Study: Sync {
         ms: &[&Measurement],
         machine: &MachineInfo,
     ) -> Result<Vec<Artifact>, StudyError>;
+}
+
+/// What a study measured outside this process ([`Study::elsewhere`]).
+#[derive(Debug, Default)]
+pub struct Elsewhere {
+    /// Figures from samples another process took, summarized by the harness.
+    pub measurements: Vec<Measurement>,
+    /// What came with them (runtimes missing, conformance, start-up and warm-up).
+    pub artifacts: Vec<Artifact>,
+    /// Versions for the machine block's `runtimes`: runtime (`java`) or provider
+    /// (`java-bc`) -> version (`17.0.15`, `bcprov-jdk18on 1.87`).
+    pub runtimes: BTreeMap<String, String>,
 }
 
 /// Every study, in the order `cipherlab bench` runs them.
@@ -163,6 +186,7 @@ pub static STUDIES: &[&dyn Study] = &[
     &providers::ProvidersStudy,
     &lwc::LwcStudy,
     &pdf::PdfStudy,
+    &platforms::PlatformsStudy,
 ];
 
 /// The study called `name`, or an error listing them all.
@@ -200,6 +224,24 @@ pub fn plan_all<'a>(
         s.plan(cfg, suite)?;
     }
     Ok(())
+}
+
+/// What every study of a run measured elsewhere, after its suite ran: the figures, the
+/// artifacts, and the versions added to `machine`'s `runtimes`.
+pub fn elsewhere_all(
+    studies: &[&'static dyn Study],
+    cfg: &Config,
+    settings: &Settings,
+    machine: &mut MachineInfo,
+) -> Result<(Vec<Measurement>, Vec<Artifact>), StudyError> {
+    let (mut ms, mut artifacts) = (Vec::new(), Vec::new());
+    for s in studies {
+        let e = s.elsewhere(cfg, settings)?;
+        ms.extend(e.measurements);
+        artifacts.extend(e.artifacts);
+        machine.runtimes.extend(e.runtimes);
+    }
+    Ok((ms, artifacts))
 }
 
 /// The findings of every study of a finished run, each from its own measurements.

@@ -1,21 +1,35 @@
 //! `providers`: one algorithm through each of its implementations, as the file-features
 //! paper compared Java's Sun and BouncyCastle providers. Every provider is proven against
 //! the others first (the same ciphertext for the same key, IV and message), then timed on
-//! the same input, short and long messages.
+//! the same input, short and long messages. Java's own two providers, `java-sunjce` and
+//! `java-bc`, join through the Java runner (platforms/) where it is installed, after its
+//! conformance vectors, with the keyed cipher kept between calls as the Rust providers'
+//! figures keep theirs (except for the AEADs, which the JCA will not reuse with one nonce).
 
 use cipherlab_ciphers::{CipherSpec, Mode, catalogue, providers};
 
 use super::find::{self, distinct};
 use super::inputs::Input;
+use super::platforms::{Job, Target as Runners, measure};
 use super::timing::{Target, add_encrypt};
-use super::{Config, Study, StudyError, err};
+use super::{Config, Elsewhere, Study, StudyError, err};
 use crate::artifact::Artifact;
 use crate::artifact::table::{Table, int, num, text};
 use crate::corpus::DataType;
-use crate::id::{Measurement, Suite};
+use crate::id::{Measurement, Runtime, Suite};
+use cipherlab_harness::Settings;
 use cipherlab_harness::machine::MachineInfo;
 
 pub struct ProvidersStudy;
+
+/// The message sizes (bytes).
+fn sizes(cfg: &Config) -> &'static [usize] {
+    cfg.scale.pick(
+        &[64, 16 << 10],
+        &[64, 16 << 10, 1 << 20],
+        &[64, 16 << 10, 1 << 20],
+    )
+}
 
 const NAME: &str = "providers";
 
@@ -50,11 +64,7 @@ impl Study for ProvidersStudy {
     }
 
     fn plan<'a>(&self, cfg: &Config, suite: &mut Suite<'a>) -> Result<(), StudyError> {
-        let sizes: &[usize] = cfg.scale.pick(
-            &[64, 16 << 10],
-            &[64, 16 << 10, 1 << 20],
-            &[64, 16 << 10, 1 << 20],
-        );
+        let sizes = sizes(cfg);
         for &size in sizes {
             let input = Input::corpus(DataType::Dense, size);
             for spec in CIPHERS.into_iter().filter(|s| cfg.filter.accepts_spec(s)) {
@@ -78,6 +88,33 @@ impl Study for ProvidersStudy {
             }
         }
         Ok(())
+    }
+
+    /// `java-sunjce` and `java-bc` through the Java runner, on every cipher of the study
+    /// they agreed on.
+    fn elsewhere(&self, cfg: &Config, settings: &Settings) -> Result<Elsewhere, StudyError> {
+        let jobs: Vec<Job> = CIPHERS
+            .into_iter()
+            .filter(|s| cfg.filter.accepts_spec(s))
+            .map(|spec| Job {
+                spec,
+                sizes: sizes(cfg).iter().map(|&s| s as u64).collect(),
+                reps: cfg.scale.pick(20, 30, 30),
+                warmup_bytes: cfg.scale.pick(4 << 20, 32 << 20, 32 << 20),
+                min_warmup_calls: 50,
+            })
+            .collect();
+        if jobs.is_empty() {
+            return Ok(Elsewhere::default());
+        }
+        let target = Runners {
+            study: NAME,
+            runtimes: &["java"],
+            all_providers: true,
+            phases: &["encrypt"],
+            reuse: true,
+        };
+        measure(&jobs, &target, settings).map_err(|e| err(NAME, e))
     }
 
     fn findings(
@@ -125,20 +162,30 @@ impl Study for ProvidersStudy {
                 .spec()
                 .and_then(|s| providers::default_at(s, size as usize).ok())
                 .unwrap_or("-");
-            // Is the default the fastest? Its time over the fastest's (over the runner-up's
-            // when it is the fastest by median), decided by the 99% interval.
-            let default_m = group
+            // Is the default the fastest? It is chosen among the Rust providers (Java's are
+            // for comparison): its time over the fastest Rust provider's (over the
+            // runner-up's when it is that one), decided by the 99% interval.
+            let rust: Vec<&Measurement> = group
+                .iter()
+                .copied()
+                .filter(|m| m.id.runtime == Runtime::Rust)
+                .collect();
+            let rust_fastest = rust
+                .iter()
+                .copied()
+                .min_by(|a, b| a.median_ns_per_op().total_cmp(&b.median_ns_per_op()))
+                .unwrap_or(fastest);
+            let default_m = rust
                 .iter()
                 .copied()
                 .find(|m| m.id.implementation == default);
-            let rival = if default == fastest.id.implementation {
-                group
-                    .iter()
+            let rival = if default == rust_fastest.id.implementation {
+                rust.iter()
                     .copied()
                     .filter(|m| m.id.implementation != default)
                     .min_by(|a, b| a.median_ns_per_op().total_cmp(&b.median_ns_per_op()))
             } else {
-                Some(fastest)
+                Some(rust_fastest)
             };
             let order = find::Order::of(
                 default_m
@@ -155,7 +202,7 @@ impl Study for ProvidersStudy {
             if order == find::Order::Slower {
                 mismatches.push(format!(
                     "{alg} at {size} B ({} is faster)",
-                    fastest.id.implementation
+                    rust_fastest.id.implementation
                 ));
             }
             undecided += usize::from(order == find::Order::CantTell);
@@ -187,6 +234,13 @@ impl Study for ProvidersStudy {
                 " For {undecided} cipher and size pairs the intervals do not decide whether the \
                  default is the fastest."
             ));
+        }
+        if ms.iter().any(|m| m.id.runtime == Runtime::Java) {
+            t.note.push_str(
+                " java-sunjce and java-bc are the JDK's SunJCE and BouncyCastle through the Java \
+                 runner (platforms/), timed per call with the keyed cipher re-initialised (the AEADs \
+                 created per call: the JCA refuses one key and nonce twice), after conformance.",
+            );
         }
         Ok(vec![t.artifact(
             NAME,
