@@ -247,6 +247,22 @@ pub fn undecided(ms: &[Measurement]) -> Vec<usize> {
     out
 }
 
+/// The figures [`Census::unranked`] counts, by study (studies with none left out):
+/// where a run's undecided figures come from.
+pub fn unranked_by_study(ms: &[Measurement]) -> BTreeMap<String, usize> {
+    let mut out: BTreeMap<String, usize> = BTreeMap::new();
+    let few = ms.iter().enumerate().filter(|(_, m)| !m.can_rank());
+    let mut seen = std::collections::HashSet::new();
+    for i in undecided(ms)
+        .into_iter()
+        .chain(few.map(|(i, _)| i))
+        .filter(|i| seen.insert(*i))
+    {
+        *out.entry(ms[i].id.study.clone()).or_default() += 1;
+    }
+    out
+}
+
 /// Counts what a run's figures decide, group by group.
 pub fn census(ms: &[Measurement]) -> Census {
     let mut c = Census {

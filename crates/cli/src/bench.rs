@@ -126,6 +126,10 @@ fn extra_budget(scale: Scale) -> Duration {
     Duration::from_secs(scale.pick(30, 300, 0))
 }
 
+/// How long `--quick`'s measuring may take before extra slices stop: its promise is 3
+/// minutes, and the findings, the store and the report follow in a few seconds.
+const QUICK_LIMIT: Duration = Duration::from_secs(172);
+
 /// The most extra slices one figure gets: 8 slices of 5 samples take a 15-sample figure
 /// to 55, which narrows its interval about twofold.
 const MAX_EXTRA_ROUNDS: u32 = 8;
@@ -229,6 +233,17 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     }
     let started_ms = now_ms();
     let started = Instant::now();
+    // Other runtimes (the platforms study's runners) first, never in a fork child: their
+    // time is known before the suite's extra slices take what is left of --quick's
+    // minutes.
+    let (elsewhere, mut artifacts) = if child {
+        (Vec::new(), Vec::new())
+    } else {
+        if !args.json && studies.iter().any(|s| s.runs_elsewhere()) {
+            eprintln!("  timing the other runtimes' runners (platforms/) first");
+        }
+        studies::elsewhere_all(&studies, &cfg, &settings, &mut machine)?
+    };
     let harness = Harness::new(settings.clone());
     let (measurements, extra) = {
         let steps = suite.len()
@@ -242,16 +257,14 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             budget: extra_budget(scale),
             max_rounds: MAX_EXTRA_ROUNDS,
             // --quick promises a few minutes: extra slices never take it past 3.
-            run_limit: (scale == Scale::Quick).then_some(Duration::from_secs(175)),
+            run_limit: (scale == Scale::Quick)
+                .then(|| QUICK_LIMIT.saturating_sub(started.elapsed())),
             undecided: &ranking::undecided,
         };
         let r = suite.run_adaptive(&harness, &mut |p| progress.update(p), &extra);
         progress.finish();
         r?
     };
-    // Other runtimes (the platforms study's runners), after the suite: never in a fork child.
-    let (elsewhere, mut artifacts) =
-        studies::elsewhere_all(&studies, &cfg, &settings, &mut machine)?;
     let measurements = [measurements, elsewhere].concat();
     let elapsed = started.elapsed();
     let load_end = load_average();
@@ -463,6 +476,14 @@ fn print_validity(
 /// What the run could order, and what the extra slices did.
 fn print_ranking(ms: &[Measurement], extra: &ExtraReport) {
     println!("{}", ranking::census(ms).to_text());
+    let by_study = ranking::unranked_by_study(ms);
+    if !by_study.is_empty() {
+        let parts: Vec<String> = by_study.iter().map(|(s, n)| format!("{s} {n}")).collect();
+        println!(
+            "  not ordered against every neighbour, by study: {}",
+            parts.join(", ")
+        );
+    }
     if extra.slices > 0 || extra.budget_spent {
         println!(
             "extra samples: {} slices for {} undecided figures in {} passes, {:.0} s{}",

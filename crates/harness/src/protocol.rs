@@ -45,7 +45,7 @@ use crate::error::BenchError;
 use crate::measurement::{Identity, Measurement, RawSample};
 use crate::settings::{Clock, Mode, Settings};
 use crate::suite::Progress;
-use crate::timer::{ThreadCpuTime, Timer, Tsc, WallClock};
+use crate::timer::{ProcessCpuTime, ThreadCpuTime, Timer, Tsc, WallClock};
 use crate::validity::{self, Validity};
 
 /// Where the protocol is, for a progress bar: sent between samples, never inside a
@@ -385,6 +385,9 @@ pub struct Harness {
     /// The per-call clock ([`Clock::ThreadCpu`]) and its validity figures; `None` where
     /// the platform has none (the wall clock stands in).
     cpu: Option<(Box<dyn Timer>, Validity)>,
+    /// The process's CPU time ([`Clock::ProcessCpu`]) and its validity figures; `None`
+    /// where the platform has none (the wall clock stands in).
+    process: Option<(Box<dyn Timer>, Validity)>,
     counter: Option<Box<dyn Timer>>,
 }
 
@@ -398,7 +401,7 @@ impl Harness {
         let counter = tsc.map(|t| Box::new(t) as Box<dyn Timer>);
         let mut h = Harness::with_counter(settings, counter);
         h.wall_validity.counter_invariant = invariant;
-        if let Some((_, v)) = &mut h.cpu {
+        for (_, v) in h.cpu.iter_mut().chain(h.process.iter_mut()) {
             v.counter_invariant = invariant;
         }
         h
@@ -421,15 +424,19 @@ impl Harness {
     ) -> Harness {
         let wall = WallClock::new();
         let wall_validity = validity::measure(&wall, &wall, counter.as_deref());
-        let cpu = per_call.map(|c| {
+        let with_validity = |c: Box<dyn Timer>| {
             let v = validity::measure(&wall, c.as_ref(), counter.as_deref());
             (c, v)
-        });
+        };
+        let cpu = per_call.map(with_validity);
+        let process =
+            ProcessCpuTime::detect().map(|c| with_validity(Box::new(c) as Box<dyn Timer>));
         Harness {
             settings,
             wall,
             wall_validity,
             cpu,
+            process,
             counter,
         }
     }
@@ -448,15 +455,17 @@ impl Harness {
     /// The timer and harness figures of `clock` (the wall clock's where `clock` is not
     /// available here).
     pub fn validity_of(&self, clock: Clock) -> &Validity {
-        match (clock, &self.cpu) {
-            (Clock::ThreadCpu, Some((_, v))) => v,
+        match (clock, &self.cpu, &self.process) {
+            (Clock::ThreadCpu, Some((_, v)), _) | (Clock::ProcessCpu, _, Some((_, v))) => v,
             _ => &self.wall_validity,
         }
     }
 
     fn clocks(&self, clock: Clock) -> Clocks<'_> {
-        let main: &dyn Timer = match (clock, &self.cpu) {
-            (Clock::ThreadCpu, Some((c, _))) => c.as_ref(),
+        let main: &dyn Timer = match (clock, &self.cpu, &self.process) {
+            (Clock::ThreadCpu, Some((c, _)), _) | (Clock::ProcessCpu, _, Some((c, _))) => {
+                c.as_ref()
+            }
             _ => &self.wall,
         };
         Clocks {

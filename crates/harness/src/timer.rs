@@ -1,12 +1,14 @@
 //! Timers: what a sample is measured with.
 //!
 //! A [`Timer`] reads a monotonic counter as a `u64`; the difference of two reads is the
-//! elapsed amount in the timer's [`CounterUnit`]. Three are here:
+//! elapsed amount in the timer's [`CounterUnit`]. Four are here:
 //!
 //! - [`ThreadCpuTime`]: the CPU time of the calling thread, which leaves out the time
 //!   the scheduler gave other processes: what the [`crate::Harness`] reads per-call
 //!   figures on by default ([`crate::Clock::ThreadCpu`]) and what the speed tables
 //!   ([`crate::interleave`]) rank by on a loaded machine;
+//! - [`ProcessCpuTime`]: the CPU time of every thread of the process, for work the
+//!   measured code spreads over threads ([`crate::Clock::ProcessCpu`]);
 //! - [`WallClock`]: nanoseconds of real time, for benchmarks that ask for it
 //!   ([`crate::Clock::Wall`]: whole jobs, work on other threads or waiting for I/O), and
 //!   the deadlines of warm-up;
@@ -203,29 +205,8 @@ impl ThreadCpuTime {
     /// The thread CPU clock, where the platform has one (Unix; `None` elsewhere or if it
     /// cannot be read).
     pub fn detect() -> Option<ThreadCpuTime> {
-        let clock = ThreadCpuTime { _private: () };
-        read_thread_cpu_ns().map(|_| clock)
+        read_cpu_ns(CpuClock::Thread).map(|_| ThreadCpuTime { _private: () })
     }
-}
-
-#[cfg(unix)]
-fn read_thread_cpu_ns() -> Option<u64> {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // std has no thread CPU clock; the speed tables need one (measured: on the loaded
-    // 2-core machine the TSC medians of the slow ciphers were twice their CPU time).
-    #[allow(unsafe_code)]
-    // SAFETY: clock_gettime writes one `timespec` into `ts`, a valid local borrowed
-    // mutably for the call, and touches nothing else.
-    let r = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    (r == 0).then(|| ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64)
-}
-
-#[cfg(not(unix))]
-fn read_thread_cpu_ns() -> Option<u64> {
-    None
 }
 
 impl Timer for ThreadCpuTime {
@@ -240,8 +221,76 @@ impl Timer for ThreadCpuTime {
     #[inline]
     fn now(&self) -> u64 {
         // `detect` read it once, so it reads; a failure later would be the kernel's.
-        read_thread_cpu_ns().unwrap_or(0)
+        read_cpu_ns(CpuClock::Thread).unwrap_or(0)
     }
+}
+
+/// The CPU time of the whole process (`clock_gettime(CLOCK_PROCESS_CPUTIME_ID)`), every
+/// thread's summed, in nanoseconds. For work that the measured code spreads over a pool
+/// of threads (the PDF layer's per-object work), which [`ThreadCpuTime`] would not see:
+/// like the thread's clock it leaves out the time other processes ran, so a figure
+/// stays comparable on a loaded machine, and unlike the wall clock it counts the work,
+/// not how long it waited for a core. It counts every thread of the process, so
+/// nothing else in the process may be busy while it measures (the lab runs one
+/// benchmark at a time; its progress bar redraws only between samples). The kernel
+/// sums the threads on each read: a read costs a system call (about a microsecond),
+/// fine for samples of milliseconds.
+#[derive(Debug, Clone, Copy)]
+pub struct ProcessCpuTime {
+    _private: (),
+}
+
+impl ProcessCpuTime {
+    /// The process CPU clock, where the platform has one (Unix; `None` elsewhere).
+    pub fn detect() -> Option<ProcessCpuTime> {
+        read_cpu_ns(CpuClock::Process).map(|_| ProcessCpuTime { _private: () })
+    }
+}
+
+impl Timer for ProcessCpuTime {
+    fn name(&self) -> &'static str {
+        "process-cpu"
+    }
+
+    fn unit(&self) -> CounterUnit {
+        CounterUnit::Nanoseconds
+    }
+
+    #[inline]
+    fn now(&self) -> u64 {
+        read_cpu_ns(CpuClock::Process).unwrap_or(0)
+    }
+}
+
+/// Which CPU-time clock [`read_cpu_ns`] reads.
+#[derive(Debug, Clone, Copy)]
+enum CpuClock {
+    Thread,
+    Process,
+}
+
+#[cfg(unix)]
+fn read_cpu_ns(which: CpuClock) -> Option<u64> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    let id = match which {
+        CpuClock::Thread => libc::CLOCK_THREAD_CPUTIME_ID,
+        CpuClock::Process => libc::CLOCK_PROCESS_CPUTIME_ID,
+    };
+    // std has no CPU-time clocks; the speed tables need one (measured: on the loaded
+    // 2-core machine the TSC medians of the slow ciphers were twice their CPU time).
+    #[allow(unsafe_code)]
+    // SAFETY: clock_gettime writes one `timespec` into `ts`, a valid local borrowed
+    // mutably for the call, and touches nothing else.
+    let r = unsafe { libc::clock_gettime(id, &mut ts) };
+    (r == 0).then(|| ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64)
+}
+
+#[cfg(not(unix))]
+fn read_cpu_ns(_which: CpuClock) -> Option<u64> {
+    None
 }
 
 /// The finest counter this CPU has: the [`Tsc`] where there is one, else the

@@ -67,6 +67,36 @@ fn validity_figures_are_measured() {
     }
 }
 
+/// Work done on another thread: the process's CPU time counts it, the measuring
+/// thread's does not (it only waits for the join).
+#[test]
+fn process_cpu_time_sees_work_on_other_threads() {
+    let _serial = serial();
+    let work = || {
+        std::thread::scope(|s| {
+            let t = s.spawn(|| spin(black_box(200_000)));
+            black_box(t.join().unwrap())
+        })
+    };
+    let median = |clock| {
+        let h = Harness::new(fast().with_clock(clock));
+        let m = h
+            .measure(id("on-another-thread"), None, |b| b.iter(work))
+            .unwrap();
+        assert_eq!(m.timer, clock.as_str());
+        m.summary.median
+    };
+    let process = median(cipherlab_harness::Clock::ProcessCpu);
+    let thread = median(cipherlab_harness::Clock::ThreadCpu);
+    let wall = median(cipherlab_harness::Clock::Wall);
+    println!("per call: process-cpu {process:.0} ns, thread-cpu {thread:.0} ns, wall {wall:.0} ns");
+    // The spin alone costs about 200k dependent multiply-adds (well over 100 us); the
+    // thread's own share is the spawn and the join.
+    // (The wall clock also counts the time the spawned thread waited for a core, which
+    // on a loaded machine is anything: printed, not asserted.)
+    assert!(process > 3.0 * thread, "process {process} thread {thread}");
+}
+
 #[test]
 fn cost_scales_linearly_with_work() {
     let _serial = serial();

@@ -235,7 +235,7 @@ pub struct ProviderResult {
 }
 
 /// Runs the conformance vectors of every algorithm each provider of `info` lists (only
-/// those `only` accepts) through `runner`, in one exchange, and judges each against
+/// those `only` accepts) through `runner` in one exchange, and judges each against
 /// cipherlab's in-process answers. `seed` makes the vectors; `quick` uses fewer.
 pub fn check_runtime(
     runner: &Runner,

@@ -1,20 +1,39 @@
-//! Talking to one runner: spawn `platforms/<runtime>/run`, write JSON lines, read one
-//! answer per line (platforms/PROTOCOL.md).
+//! Talking to one runner: spawn `platforms/<runtime>/run`, write one JSON request per
+//! line, read one answer per line (platforms/PROTOCOL.md). The process is started at the
+//! first exchange and kept for the next ones until the [`Runner`] is dropped, so a study
+//! can ask a warm runtime for more samples without paying its start-up (a JVM's second
+//! or more) and its JIT warm-up again; a caller that wants a cold process makes a new
+//! `Runner`.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::Instant;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::Mutex;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use serde::Deserialize;
 use serde_json::Value;
 
-/// A runner of one runtime, started afresh for each exchange.
+/// A runner of one runtime: one process, started at the first exchange.
 pub struct Runner {
     run: PathBuf,
     /// The runtime's name (`java`, `node`, ...).
     pub name: String,
+    session: Mutex<Option<Session>>,
+}
+
+/// The running process and its pipes.
+struct Session {
+    child: Child,
+    stdin: BufWriter<ChildStdin>,
+    stdout: BufReader<ChildStdout>,
+    /// Drains stderr on its own thread, so the pipe never fills and stalls the runner;
+    /// its text goes into the error when the runner fails.
+    stderr: Option<JoinHandle<String>>,
+    spawned: Instant,
+    answered: usize,
 }
 
 /// A provider as `info` describes it.
@@ -39,13 +58,17 @@ pub struct Info {
     pub startup_ns: u64,
     /// Its providers.
     pub providers: Vec<ProviderInfo>,
-    /// From spawning the process to the `info` answer, in milliseconds.
+    /// From spawning the process to the `info` answer, in milliseconds, when `info` was
+    /// the process's first request (else the request's own round trip).
     #[serde(skip)]
     pub wall_startup_ms: u64,
 }
 
+/// How long a runner may take to exit once its input is closed before it is killed.
+const EXIT_GRACE: Duration = Duration::from_secs(5);
+
 impl Runner {
-    /// The runner of `runtime` in the platforms directory `dir`.
+    /// The runner of `runtime` in the platforms directory `dir` (not started yet).
     pub fn new(dir: &Path, runtime: &str) -> anyhow::Result<Runner> {
         let run = dir.join(runtime).join("run");
         if !run.is_file() {
@@ -54,68 +77,88 @@ impl Runner {
         Ok(Runner {
             run,
             name: runtime.to_string(),
+            session: Mutex::new(None),
         })
     }
 
-    /// Sends `requests` (one JSON value each) and returns one answer per request, in
-    /// order. The process is spawned for this exchange and ends when its input does.
-    pub fn exchange(&self, requests: &[Value]) -> anyhow::Result<Vec<Value>> {
+    fn spawn(&self) -> anyhow::Result<Session> {
+        let spawned = Instant::now();
         let mut child = Command::new(&self.run)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
             .with_context(|| format!("cannot start {}", self.run.display()))?;
-        let (Some(mut stdin), Some(stdout), Some(mut stderr)) =
+        let (Some(stdin), Some(stdout), Some(mut stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {
+            let _ = child.kill();
+            let _ = child.wait();
             bail!("{}: no pipes to the runner", self.name);
         };
-        let lines: Vec<String> = requests.iter().map(Value::to_string).collect();
-        // Write and drain stderr on their own threads, so neither pipe can fill and stall.
-        let writer = std::thread::spawn(move || -> std::io::Result<()> {
-            let mut w = std::io::BufWriter::new(&mut stdin);
-            for line in &lines {
-                w.write_all(line.as_bytes())?;
-                w.write_all(b"\n")?;
-            }
-            w.flush()
-        });
         let drain = std::thread::spawn(move || {
             let mut s = String::new();
             let _ = stderr.read_to_string(&mut s);
             s
         });
+        Ok(Session {
+            child,
+            stdin: BufWriter::new(stdin),
+            stdout: BufReader::new(stdout),
+            stderr: Some(drain),
+            spawned,
+            answered: 0,
+        })
+    }
+
+    /// Sends `requests` (one JSON value each) and returns one answer per request, in
+    /// order, one request at a time (a runner answers a line before it reads the next,
+    /// so neither pipe can fill). The process is started if it is not running; if it
+    /// fails, it is ended and the error carries its stderr.
+    pub fn exchange(&self, requests: &[Value]) -> anyhow::Result<Vec<Value>> {
+        let mut slot = self
+            .session
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if slot.is_none() {
+            *slot = Some(self.spawn()?);
+        }
         let mut answers = Vec::with_capacity(requests.len());
-        for line in BufReader::new(stdout).lines() {
-            let line = line.with_context(|| format!("{}: reading its answers", self.name))?;
-            let value: Value = serde_json::from_str(&line)
-                .with_context(|| format!("{}: an answer is not JSON: {line:.200}", self.name))?;
-            answers.push(value);
-        }
-        let wrote = writer.join();
-        let status = child.wait()?;
-        let errors = drain.join().unwrap_or_default();
-        if answers.len() != requests.len() {
-            bail!(
-                "{}: {} answers to {} requests (exit {status}); its stderr: {}",
-                self.name,
-                answers.len(),
-                requests.len(),
-                errors.trim().chars().take(2000).collect::<String>()
-            );
-        }
-        if let Ok(Err(e)) = wrote {
-            bail!("{}: writing the requests: {e}", self.name);
+        for request in requests {
+            let Some(session) = slot.as_mut() else {
+                break;
+            };
+            match session.ask(request) {
+                Ok(answer) => answers.push(answer),
+                Err(e) => {
+                    let (status, errors) = slot.take().map(Session::end).unwrap_or_default();
+                    bail!(
+                        "{}: {e:#} after {} of {} answers ({status}); its stderr: {}",
+                        self.name,
+                        answers.len(),
+                        requests.len(),
+                        errors.trim().chars().take(2000).collect::<String>()
+                    );
+                }
+            }
         }
         Ok(answers)
     }
 
     /// The runner's `info`: runtime version and providers.
     pub fn info(&self) -> anyhow::Result<Info> {
-        let start = Instant::now();
+        let asked = Instant::now();
         let answers = self.exchange(&[serde_json::json!({"op": "info"})])?;
-        let wall = start.elapsed();
+        let wall = {
+            let slot = self
+                .session
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            match slot.as_ref() {
+                Some(s) if s.answered == 1 => s.spawned.elapsed(),
+                _ => asked.elapsed(),
+            }
+        };
         let answer = answers.into_iter().next().unwrap_or(Value::Null);
         if let Some(e) = answer.get("error") {
             bail!("{}: info answered an error: {e}", self.name);
@@ -124,5 +167,71 @@ impl Runner {
             .with_context(|| format!("{}: info is not as PROTOCOL.md says", self.name))?;
         info.wall_startup_ms = u64::try_from(wall.as_millis()).unwrap_or(u64::MAX);
         Ok(info)
+    }
+}
+
+impl Session {
+    /// Writes one request and reads its answer.
+    fn ask(&mut self, request: &Value) -> anyhow::Result<Value> {
+        let line = request.to_string();
+        self.stdin
+            .write_all(line.as_bytes())
+            .and_then(|()| self.stdin.write_all(b"\n"))
+            .and_then(|()| self.stdin.flush())
+            .context("writing a request")?;
+        let mut answer = String::new();
+        let n = self
+            .stdout
+            .read_line(&mut answer)
+            .context("reading an answer")?;
+        if n == 0 {
+            bail!("the runner ended");
+        }
+        self.answered += 1;
+        serde_json::from_str(&answer)
+            .with_context(|| format!("an answer is not JSON: {answer:.200}"))
+    }
+
+    /// Closes the runner's input (it exits at the end of its input), waits for it a
+    /// little, kills it if it does not exit, and returns how it ended and its stderr.
+    fn end(self) -> (String, String) {
+        let Session {
+            mut child,
+            stdin,
+            stdout,
+            stderr,
+            ..
+        } = self;
+        drop(stdin);
+        drop(stdout);
+        let deadline = Instant::now() + EXIT_GRACE;
+        let status = loop {
+            match child.try_wait() {
+                Ok(Some(s)) => break s.to_string(),
+                Ok(None) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                Ok(None) => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    break "killed: it did not exit when its input closed".to_string();
+                }
+                Err(e) => break format!("cannot wait for it: {e}"),
+            }
+        };
+        let errors = stderr.and_then(|h| h.join().ok()).unwrap_or_default();
+        (status, errors)
+    }
+}
+
+impl Drop for Runner {
+    fn drop(&mut self) {
+        let slot = self
+            .session
+            .get_mut()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(s) = slot.take() {
+            s.end();
+        }
     }
 }

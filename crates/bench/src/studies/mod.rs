@@ -145,10 +145,15 @@ pub trait Study: Sync {
     fn plan<'a>(&self, cfg: &Config, suite: &mut Suite<'a>) -> Result<(), StudyError>;
 
     /// What the study measures outside this process (other language runtimes), run
-    /// after the suite and never in a fork child; `settings` are the run's (statistics
+    /// before the suite and never in a fork child; `settings` are the run's (statistics
     /// and validity limits). Most studies measure nothing elsewhere.
     fn elsewhere(&self, _cfg: &Config, _settings: &Settings) -> Result<Elsewhere, StudyError> {
         Ok(Elsewhere::default())
+    }
+
+    /// Whether [`Study::elsewhere`] measures anything (for the run's progress line).
+    fn runs_elsewhere(&self) -> bool {
+        false
     }
 
     /// The artifacts of a finished run: the paper's figures beside ours, pictures,
@@ -226,7 +231,7 @@ pub fn plan_all<'a>(
     Ok(())
 }
 
-/// What every study of a run measured elsewhere, after its suite ran: the figures, the
+/// What every study of a run measured elsewhere, before its suite runs: the figures, the
 /// artifacts, and the versions added to `machine`'s `runtimes`.
 pub fn elsewhere_all(
     studies: &[&'static dyn Study],

@@ -92,6 +92,10 @@ impl Study for ProvidersStudy {
 
     /// `java-sunjce` and `java-bc` through the Java runner, on every cipher of the study
     /// they agreed on.
+    fn runs_elsewhere(&self) -> bool {
+        true
+    }
+
     fn elsewhere(&self, cfg: &Config, settings: &Settings) -> Result<Elsewhere, StudyError> {
         let jobs: Vec<Job> = CIPHERS
             .into_iter()
@@ -113,6 +117,7 @@ impl Study for ProvidersStudy {
             all_providers: true,
             phases: &["encrypt"],
             reuse: true,
+            extra: std::time::Duration::from_secs(cfg.scale.pick(3, 20, 0)),
         };
         measure(&jobs, &target, settings).map_err(|e| err(NAME, e))
     }

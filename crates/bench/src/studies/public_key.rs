@@ -74,10 +74,10 @@ fn keygen_settings(spec: AsymSpec, scale: Scale) -> Option<Settings> {
     let AsymSpec::Rsa { bits, .. } = spec else {
         return None; // elliptic-curve key pairs take microseconds: the usual average time
     };
+    // `--quick` times RSA up to 2048 bits only (`phases::timed_at`).
     let samples = match bits {
         0..=2048 => scale.pick(10, 20, 30),
-        3072 => scale.pick(4, 10, 30),
-        _ => scale.pick(3, 10, 30),
+        _ => scale.pick(10, 10, 30),
     };
     Some(Settings {
         iterations: samples,

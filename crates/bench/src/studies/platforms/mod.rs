@@ -6,7 +6,7 @@
 //! application does per message (create the cipher with the key and IV, process, finish).
 //! The files are generated once from a seed and written where every runner reads them.
 //! cipherlab's own figures are timed in this process (the suite: [`Study::plan`]); the
-//! other runtimes through their runners (platforms/PROTOCOL.md, `time`) after the suite
+//! other runtimes through their runners (platforms/PROTOCOL.md, `time`) before the suite
 //! ([`Study::elsewhere`]), and only for the algorithms where the runtime agreed with
 //! cipherlab's vectors just before ([`crate::platforms::conformance`]). Their raw samples
 //! go through [`cipherlab_harness::Measurement::from_external_samples`], so every runtime
@@ -203,6 +203,10 @@ impl Study for PlatformsStudy {
         Ok(())
     }
 
+    fn runs_elsewhere(&self) -> bool {
+        true
+    }
+
     fn elsewhere(&self, cfg: &Config, settings: &Settings) -> Result<Elsewhere, StudyError> {
         let plan = Plan::of(cfg);
         if plan.jobs.is_empty() {
@@ -214,6 +218,7 @@ impl Study for PlatformsStudy {
             all_providers: cfg.scale != Scale::Quick,
             phases: &["encrypt", "decrypt"],
             reuse: false,
+            extra: std::time::Duration::from_secs(cfg.scale.pick(10, 60, 0)),
         };
         measure(&plan.jobs, &target, settings).map_err(|e| err(NAME, e))
     }

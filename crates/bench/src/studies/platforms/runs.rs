@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use cipherlab_ciphers::{CipherSpec, providers};
 use cipherlab_harness::{ExternalTimer, Settings};
@@ -16,8 +17,10 @@ use sha2::{Digest, Sha256};
 use super::{DATA, Job, bench_id};
 use crate::artifact::table::{Table, int, num, text};
 use crate::corpus;
+use crate::id::{BenchId, Measurement};
 use crate::platforms::conformance::{TestRng, Verdict, check_runtime};
 use crate::platforms::{RUNTIMES, Runner, missing, platforms_dir};
+use crate::ranking;
 use crate::studies::Elsewhere;
 use crate::studies::inputs::CORPUS_SEED;
 
@@ -69,6 +72,8 @@ struct Request {
     phase: &'static str,
     size: u64,
     json: Value,
+    /// The warm-up calls when the request is asked again in the same warm process.
+    rewarm_calls: u64,
 }
 
 /// SHA-256 (hex) of cipherlab's output for `spec` on `pt`: the digest a runner's
@@ -96,6 +101,191 @@ pub(crate) struct Target {
     /// Keep the keyed cipher between calls (PROTOCOL.md, `reuse`), except for AEADs: the
     /// JCA refuses a second encryption under one key and nonce.
     pub reuse: bool,
+    /// Time for more samples of undecided figures, shared by the runtimes.
+    pub extra: Duration,
+}
+
+/// The most extra passes over one runtime's undecided figures.
+const MAX_EXTRA_PASSES: u32 = 8;
+
+/// What the extra passes over one runtime did.
+#[derive(Default)]
+struct ExtraPasses {
+    passes: u64,
+    figures: u64,
+    requests: u64,
+    seconds: f64,
+    undecided: u64,
+}
+
+/// One runtime's figures, what it paid apart from them, its refusals.
+struct Timed {
+    measurements: Vec<Measurement>,
+    paid: BTreeMap<String, Paid>,
+    errors: Vec<String>,
+    extra: ExtraPasses,
+}
+
+/// Times every request on `runner`, then asks again for the figures still undecided
+/// against a neighbour (`ranking::undecided`), within `budget`, pooling the samples.
+/// A re-asked request warms up with its job's minimum count only: the process is warm.
+fn time_all(
+    runner: &Runner,
+    requests: &[Request],
+    study: &'static str,
+    runtime: &str,
+    settings: &Settings,
+    budget: Duration,
+) -> Timed {
+    let mut timed = Timed {
+        measurements: Vec::new(),
+        paid: BTreeMap::new(),
+        errors: Vec::new(),
+        extra: ExtraPasses::default(),
+    };
+    // Per request: its identifier, clock and samples so far (`None`: refused or failed).
+    let mut pooled: Vec<Option<(BenchId, String, Vec<u64>)>> = Vec::new();
+    let bodies: Vec<Value> = requests.iter().map(|r| r.json.clone()).collect();
+    let answers = match runner.exchange(&bodies) {
+        Ok(a) => a,
+        Err(e) => {
+            timed.errors.push(format!("{runtime}: {e:#}"));
+            return timed;
+        }
+    };
+    for (r, a) in requests.iter().zip(&answers) {
+        let cost = timed.paid.entry(r.provider.clone()).or_default();
+        pooled.push(match absorb(r, a, study, runtime) {
+            Ok(p) => {
+                cost.add(a);
+                Some(p)
+            }
+            Err(e) => {
+                cost.errors += 1;
+                timed.errors.push(e);
+                None
+            }
+        });
+    }
+    let started = Instant::now();
+    let mut given = vec![false; requests.len()];
+    let mut summarized = summarize(&pooled, requests, settings, &mut timed.errors);
+    while timed.extra.passes < u64::from(MAX_EXTRA_PASSES) {
+        let undecided: Vec<usize> = ranking::undecided(&summarized.0)
+            .into_iter()
+            .map(|i| summarized.1[i])
+            .collect();
+        timed.extra.undecided = undecided.len() as u64;
+        // As many as fit in what is left, each costing its calls (samples, warm-up and
+        // the verification call) at its median so far, plus a millisecond of protocol.
+        let mut left = budget.saturating_sub(started.elapsed()).as_secs_f64();
+        let mut again: Vec<usize> = Vec::new();
+        for (&i, m) in summarized.1.iter().zip(&summarized.0) {
+            if !undecided.contains(&i) {
+                continue;
+            }
+            let calls = m.summary.n as f64 + requests[i].rewarm_calls as f64 + 1.0;
+            let cost = calls * m.summary.median * 1e-9 + 1e-3;
+            if cost <= left {
+                left -= cost;
+                again.push(i);
+            }
+        }
+        if again.is_empty() {
+            break;
+        }
+        let bodies: Vec<Value> = again.iter().map(|&i| rewarm(&requests[i])).collect();
+        let answers = match runner.exchange(&bodies) {
+            Ok(a) => a,
+            Err(e) => {
+                timed
+                    .errors
+                    .push(format!("{runtime} (extra samples): {e:#}"));
+                break;
+            }
+        };
+        timed.extra.passes += 1;
+        timed.extra.requests += again.len() as u64;
+        for (&i, a) in again.iter().zip(&answers) {
+            if !given[i] {
+                given[i] = true;
+                timed.extra.figures += 1;
+            }
+            let r = &requests[i];
+            match (absorb(r, a, study, runtime), pooled[i].as_mut()) {
+                (Ok((_, _, more)), Some(p)) => p.2.extend(more),
+                (Err(e), _) => timed.errors.push(format!("{e} (extra samples)")),
+                (Ok(_), None) => {}
+            }
+        }
+        summarized = summarize(&pooled, requests, settings, &mut Vec::new());
+    }
+    timed.extra.seconds = started.elapsed().as_secs_f64();
+    timed.measurements = summarized.0;
+    timed
+}
+
+/// A request asked again: the same call, warmed up with its minimum count only.
+fn rewarm(r: &Request) -> Value {
+    let mut json = r.json.clone();
+    json["warmup"] = json!(r.rewarm_calls);
+    json
+}
+
+/// One answer's identifier, clock and samples, or why it gave none.
+fn absorb(
+    r: &Request,
+    a: &Value,
+    study: &'static str,
+    runtime: &str,
+) -> Result<(BenchId, String, Vec<u64>), String> {
+    if let Some(e) = a.get("error") {
+        return Err(format!(
+            "{runtime} {} {} {} B {}: {e}",
+            r.provider, r.spec, r.size, r.phase
+        ));
+    }
+    let samples: Vec<u64> = a["samples_ns"]
+        .as_array()
+        .map(|v| v.iter().filter_map(Value::as_u64).collect())
+        .unwrap_or_default();
+    let clock = a["clock"].as_str().unwrap_or("unknown clock").to_string();
+    let id = bench_id(study, &r.spec, &r.provider, runtime, r.phase, r.size)
+        .map_err(|e| format!("{runtime} {} {}: {e}", r.provider, r.spec))?;
+    Ok((id, clock, samples))
+}
+
+/// The measurements of the pooled samples, and for each the index of its request.
+fn summarize(
+    pooled: &[Option<(BenchId, String, Vec<u64>)>],
+    requests: &[Request],
+    settings: &Settings,
+    errors: &mut Vec<String>,
+) -> (Vec<Measurement>, Vec<usize>) {
+    let mut ms = Vec::new();
+    let mut index = Vec::new();
+    for (i, p) in pooled.iter().enumerate() {
+        let Some((id, clock, samples)) = p else {
+            continue;
+        };
+        match Measurement::from_external_samples(
+            id.clone(),
+            samples,
+            &ExternalTimer::named(clock),
+            Some(requests[i].size),
+            settings,
+        ) {
+            Ok(m) => {
+                ms.push(m);
+                index.push(i);
+            }
+            Err(e) => errors.push(format!(
+                "{} {} {}: {e}",
+                id.runtime, requests[i].provider, requests[i].spec
+            )),
+        }
+    }
+    (ms, index)
 }
 
 /// The figures of `jobs` on every present runtime of `target`, the tables of what was
@@ -130,7 +320,16 @@ pub(crate) fn measure(
     ]);
     let mut errors: Vec<String> = Vec::new();
     let study = target.study;
-    for rt in RUNTIMES {
+    let mut extra = Table::new(&[
+        "runtime",
+        "extra passes",
+        "figures given more samples",
+        "extra requests",
+        "extra s",
+        "undecided at the end",
+    ]);
+    let mut extra_spent = Duration::ZERO;
+    for (index, rt) in RUNTIMES.iter().enumerate() {
         if !target.runtimes.is_empty() && !target.runtimes.contains(&rt.name) {
             continue;
         }
@@ -185,54 +384,26 @@ pub(crate) fn measure(
         if requests.is_empty() {
             continue;
         }
-        let bodies: Vec<Value> = requests.iter().map(|r| r.json.clone()).collect();
-        let answers = match runner.exchange(&bodies) {
-            Ok(a) => a,
-            Err(e) => {
-                errors.push(format!("{}: {e:#}", rt.name));
-                continue;
-            }
-        };
-        let mut paid: BTreeMap<String, Paid> = BTreeMap::new();
-        for (r, a) in requests.iter().zip(&answers) {
-            let cost = paid.entry(r.provider.clone()).or_default();
-            if let Some(e) = a.get("error") {
-                cost.errors += 1;
-                errors.push(format!(
-                    "{} {} {} {} B {}: {e}",
-                    rt.name, r.provider, r.spec, r.size, r.phase
-                ));
-                continue;
-            }
-            let samples: Vec<u64> = a["samples_ns"]
-                .as_array()
-                .map(|v| v.iter().filter_map(Value::as_u64).collect())
-                .unwrap_or_default();
-            let clock = a["clock"].as_str().unwrap_or("unknown clock");
-            let id = match bench_id(study, &r.spec, &r.provider, rt.name, r.phase, r.size) {
-                Ok(id) => id,
-                Err(e) => {
-                    cost.errors += 1;
-                    errors.push(format!("{} {} {}: {e}", rt.name, r.provider, r.spec));
-                    continue;
-                }
-            };
-            match cipherlab_harness::Measurement::from_external_samples(
-                id,
-                &samples,
-                &ExternalTimer::named(clock),
-                Some(r.size),
-                settings,
-            ) {
-                Ok(m) => out.measurements.push(m),
-                Err(e) => {
-                    cost.errors += 1;
-                    errors.push(format!("{} {} {}: {e}", rt.name, r.provider, r.spec));
-                    continue;
-                }
-            }
-            cost.add(a);
-        }
+        // A process of its own for the timing, so its first call is cold as the table
+        // says (the conformance vectors ran in the other one); then the budget's share
+        // of this runtime for more samples where figures are still undecided.
+        let timing = Runner::new(&dir, rt.name).map_err(|e| format!("{e:#}"))?;
+        let left = RUNTIMES.len().saturating_sub(index).max(1) as u32;
+        let share = target.extra.saturating_sub(extra_spent) / left;
+        let timed = time_all(&timing, &requests, study, rt.name, settings, share);
+        extra_spent += Duration::from_secs_f64(timed.extra.seconds);
+        drop(timing);
+        errors.extend(timed.errors);
+        out.measurements.extend(timed.measurements);
+        extra.row(vec![
+            text(rt.name),
+            int(timed.extra.passes),
+            int(timed.extra.figures),
+            int(timed.extra.requests),
+            num(timed.extra.seconds),
+            int(timed.extra.undecided),
+        ]);
+        let paid = timed.paid;
         for (provider, c) in paid {
             costs.row(vec![
                 text(rt.name),
@@ -276,6 +447,21 @@ pub(crate) fn measure(
         "start-up-and-warm-up",
         "Start-up, first call and warm-up per runtime",
     ));
+    if !extra.rows.is_empty() {
+        extra.note = format!(
+            "After the planned samples, the figures of a runtime that could not be ordered \
+             against a neighbour (99% intervals overlapping, medians more than 5% apart) were \
+             timed again in the same warm process and their samples pooled, pass after pass, \
+             until none was left, {MAX_EXTRA_PASSES} passes were made, or the study's {:.0} s \
+             were spent.",
+            target.extra.as_secs_f64()
+        );
+        out.artifacts.push(extra.artifact(
+            study,
+            "extra-samples",
+            "More samples for undecided figures",
+        ));
+    }
     if !errors.is_empty() {
         let mut t = Table::new(&["request", "error"]);
         for e in &errors {
@@ -364,6 +550,7 @@ fn requests(
                         phase,
                         size,
                         json,
+                        rewarm_calls: job.min_warmup_calls,
                     });
                 }
             }

@@ -1,0 +1,68 @@
+//! A runner is one process for all of a `Runner`'s exchanges (a warm runtime is asked
+//! again without a new start-up), a new `Runner` is a new process, and a runner that
+//! dies mid-exchange is an error that carries its stderr.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+
+use cipherlab_bench::platforms::Runner;
+use serde_json::{Value, json};
+
+/// A runner for `name` under `dir`: a shell script that answers each line with its
+/// process id and the line's number, and dies with a message at a line saying "die".
+fn fake(dir: &Path, name: &str) {
+    let d = dir.join(name);
+    std::fs::create_dir_all(&d).unwrap();
+    let run = d.join("run");
+    std::fs::write(
+        &run,
+        "#!/bin/sh\nn=0\nwhile IFS= read -r line; do\n  n=$((n+1))\n  case \"$line\" in *die*) echo \"fatal: asked to die\" >&2; exit 3;; esac\n  echo \"{\\\"pid\\\":$$,\\\"n\\\":$n}\"\ndone\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&run, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+fn pids(answers: &[Value]) -> Vec<u64> {
+    answers.iter().map(|a| a["pid"].as_u64().unwrap()).collect()
+}
+
+#[test]
+fn one_process_per_runner_until_dropped() {
+    let dir = tempfile::tempdir().unwrap();
+    fake(dir.path(), "fake");
+    let runner = Runner::new(dir.path(), "fake").unwrap();
+    let first = runner
+        .exchange(&[json!({"op": "a"}), json!({"op": "b"})])
+        .unwrap();
+    let second = runner.exchange(&[json!({"op": "c"})]).unwrap();
+    let p = pids(&first);
+    assert_eq!(p[0], p[1]);
+    assert_eq!(
+        pids(&second),
+        vec![p[0]],
+        "the second exchange reused the process"
+    );
+    assert_eq!(second[0]["n"], 3, "the process saw every line in order");
+    drop(runner);
+
+    let again = Runner::new(dir.path(), "fake").unwrap();
+    let third = again.exchange(&[json!({"op": "d"})]).unwrap();
+    assert_ne!(pids(&third), vec![p[0]], "a new Runner is a new process");
+    assert_eq!(third[0]["n"], 1);
+}
+
+#[test]
+fn a_runner_that_dies_is_an_error_with_its_stderr_and_the_next_exchange_restarts() {
+    let dir = tempfile::tempdir().unwrap();
+    fake(dir.path(), "fake");
+    let runner = Runner::new(dir.path(), "fake").unwrap();
+    let e = runner
+        .exchange(&[json!({"op": "a"}), json!({"op": "die"}), json!({"op": "b"})])
+        .unwrap_err();
+    let msg = format!("{e:#}");
+    assert!(msg.contains("asked to die"), "{msg}");
+    assert!(msg.contains("after 1 of 3 answers"), "{msg}");
+    let next = runner.exchange(&[json!({"op": "c"})]).unwrap();
+    assert_eq!(next[0]["n"], 1, "a fresh process after the failure");
+}
