@@ -228,8 +228,10 @@ pub(super) fn measurement_from_row(
     })
 }
 
-/// The columns of a measurement row, in the order the store reads them.
-pub(super) const MEASUREMENT_COLUMNS: [&str; 32] = [
+/// The columns of the `measurements` table after `run_id`, in their order: the one list
+/// of them. The store reads and writes these; the CSV and JSON exports name their fields
+/// after them (without the internal `id`), and an import reads a JSON export by them.
+pub(crate) const MEASUREMENT_COLUMNS: [&str; 32] = [
     "id",
     "study",
     "algorithm",
