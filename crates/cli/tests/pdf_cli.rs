@@ -9,14 +9,11 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use cipherlab_testkit::pdf::{classic_file, last_startxref, readme_rows, shared_dir as shared};
+use cipherlab_testkit::process::{have, stderr};
 use serde_json::Value;
 
 fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_cipherlab")
-}
-
-fn have(tool: &str) -> bool {
-    Command::new(tool).arg("-v").output().is_ok()
 }
 
 fn tmpdir() -> tempfile::TempDir {
@@ -31,10 +28,6 @@ fn cl(args: &[&str]) -> Output {
         .env_remove("CIPHERLAB_PDF_OWNER_PASSWORD")
         .output()
         .expect("run cipherlab")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 /// A run must end with success or a clean error (an exit code of the table, 1 to 8, with

@@ -37,3 +37,14 @@ pub fn fails(o: &Output) -> String {
     assert!(!err.contains("panicked"), "{err}");
     err
 }
+
+/// A run's standard error as text (lossy), for messages and assertions.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Whether `tool` can be started (`tool -v`): the tests that compare with an outside
+/// program skip it, with a line saying so, where it is not installed.
+pub fn have(tool: &str) -> bool {
+    Command::new(tool).arg("-v").output().is_ok()
+}
