@@ -74,6 +74,13 @@ fn new_run(machine: MachineInfo) -> NewRun {
     }
 }
 
+/// Saves a run of this machine holding `m`, finished at `finished_ms`; returns its id.
+fn save_one(store: &mut Store, m: Measurement, finished_ms: i64) -> i64 {
+    store
+        .save_run(&new_run(MachineInfo::detect()), &[m], finished_ms)
+        .unwrap()
+}
+
 /// Where a case's fresh, empty stores are made: SQLite files in a directory, or new
 /// databases on a PostgreSQL server.
 trait Stores {
@@ -329,19 +336,11 @@ fn default_path_follows_the_environment() {
 
 fn artifacts_read_back_with_their_run(stores: &dyn Stores, _: &Path) {
     let mut store = Store::open_location(&stores.fresh("artifacts")).unwrap();
-    let id = store
-        .save_run(
-            &new_run(MachineInfo::detect()),
-            &[measurement(
-                "aes-128-ecb",
-                Mode::AverageTime,
-                false,
-                12,
-                1000,
-            )],
-            1_700_000_001_000,
-        )
-        .unwrap();
+    let id = save_one(
+        &mut store,
+        measurement("aes-128-ecb", Mode::AverageTime, false, 12, 1000),
+        1_700_000_001_000,
+    );
     let png = b"\x89PNG\r\n\x1a\n\x00\xff\x07".to_vec();
     let artifacts = vec![
         Artifact::new(
@@ -378,13 +377,11 @@ fn a_damaged_artifact_is_an_error_naming_it() {
     // a report that shows less than the run holds.
     for (kind, data) in [("table", &b"{{{"[..]), ("image", &b"GIF89a"[..])] {
         let mut store = Store::open_in_memory().unwrap();
-        let id = store
-            .save_run(
-                &new_run(MachineInfo::detect()),
-                &[measurement("des-ecb", Mode::AverageTime, false, 12, 1000)],
-                1_700_000_001_000,
-            )
-            .unwrap();
+        let id = save_one(
+            &mut store,
+            measurement("des-ecb", Mode::AverageTime, false, 12, 1000),
+            1_700_000_001_000,
+        );
         store
             .add_artifact(
                 id,
@@ -422,13 +419,11 @@ fn a_version_1_file_is_migrated_and_keeps_its_runs() {
     // Write a run with today's code after migrating, then check both tables work.
     let mut store = Store::open(&path).unwrap();
     assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
-    let id = store
-        .save_run(
-            &new_run(MachineInfo::detect()),
-            &[measurement("des-ecb", Mode::AverageTime, false, 12, 1000)],
-            1_700_000_001_000,
-        )
-        .unwrap();
+    let id = save_one(
+        &mut store,
+        measurement("des-ecb", Mode::AverageTime, false, 12, 1000),
+        1_700_000_001_000,
+    );
     store
         .add_artifact(
             id,
@@ -490,19 +485,11 @@ fn importing_twice_changes_nothing(stores: &dyn Stores, scratch: &Path) {
     let made = file_from_elsewhere(&source);
     let mut store = Store::open_location(&stores.fresh("import")).unwrap();
     // A run of this machine first, so the store holds two machines afterwards.
-    store
-        .save_run(
-            &new_run(MachineInfo::detect()),
-            &[measurement(
-                "aes-128-ecb",
-                Mode::AverageTime,
-                true,
-                25,
-                3000,
-            )],
-            1_700_000_004_000,
-        )
-        .unwrap();
+    save_one(
+        &mut store,
+        measurement("aes-128-ecb", Mode::AverageTime, true, 25, 3000),
+        1_700_000_004_000,
+    );
     let first = store.import(&source).unwrap();
     assert_eq!((first.added, first.already_present), (2, 0));
     let tables = ["runs", "machines", "measurements", "samples", "artifacts"];
@@ -769,13 +756,11 @@ fn a_version_3_run_migrates_with_the_wall_clock_and_new_runs_keep_their_timer() 
     let path = dir.path().join("v3.sqlite");
     let old = {
         let mut store = Store::open(&path).unwrap();
-        store
-            .save_run(
-                &new_run(MachineInfo::detect()),
-                &[measurement("des-ecb", Mode::AverageTime, false, 12, 1000)],
-                1_700_000_001_000,
-            )
-            .unwrap()
+        save_one(
+            &mut store,
+            measurement("des-ecb", Mode::AverageTime, false, 12, 1000),
+            1_700_000_001_000,
+        )
     };
     // Turn the file back into version 3: drop what version 4 added.
     {

@@ -246,12 +246,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     };
     let harness = Harness::new(settings.clone());
     let (measurements, extra) = {
-        let steps = suite.len()
-            * if settings.forks > 0 {
-                1
-            } else {
-                settings.rounds.max(1) as usize
-            };
+        let steps = suite.planned_slices(&harness);
         let mut progress = ProgressReport::new(steps, child || args.json);
         let extra = Extra {
             budget: extra_budget(scale),

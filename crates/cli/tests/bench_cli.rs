@@ -10,21 +10,10 @@ use std::process::{Command, Output, Stdio};
 use cipherlab_bench::artifact::{ArtifactKind, Content};
 use cipherlab_bench::id::Phase;
 use cipherlab_bench::store::Store;
+use cipherlab_testkit::process::{ok, run_in};
 
 fn run(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cipherlab"))
-        .args(args)
-        .current_dir(dir)
-        .env_remove("CIPHERLAB_DB")
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
-}
-
-fn ok(o: &Output) -> String {
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "exit {:?}\n{err}", o.status.code());
-    String::from_utf8(o.stdout.clone()).unwrap()
+    run_in(env!("CARGO_BIN_EXE_cipherlab"), args, dir)
 }
 
 #[test]

@@ -11,27 +11,16 @@
 mod support;
 
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use cipherlab_bench::store::Store;
 use cipherlab_harness::machine::{MachineInfo, hash_hostname};
 use cipherlab_testkit::postgres::TempCluster;
+use cipherlab_testkit::process::{ok, run_in};
 use support::{id, measurement, samples, saved};
 
 fn run(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cipherlab"))
-        .args(args)
-        .current_dir(dir)
-        .env_remove("CIPHERLAB_DB")
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
-}
-
-fn ok(o: &Output) -> String {
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "exit {:?}\n{err}", o.status.code());
-    String::from_utf8(o.stdout.clone()).unwrap()
+    run_in(env!("CARGO_BIN_EXE_cipherlab"), args, dir)
 }
 
 /// A machine's SQLite file with one run of the data-type study (AES `aes_ns` per call).

@@ -8,15 +8,12 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-use cipherlab_testkit::pdf::{readme_rows, shared_dir as shared};
+use cipherlab_testkit::pdf::{classic_file, last_startxref, readme_rows, shared_dir as shared};
+use cipherlab_testkit::process::{have, stderr};
 use serde_json::Value;
 
 fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_cipherlab")
-}
-
-fn have(tool: &str) -> bool {
-    Command::new(tool).arg("-v").output().is_ok()
 }
 
 fn tmpdir() -> tempfile::TempDir {
@@ -31,10 +28,6 @@ fn cl(args: &[&str]) -> Output {
         .env_remove("CIPHERLAB_PDF_OWNER_PASSWORD")
         .output()
         .expect("run cipherlab")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 /// A run must end with success or a clean error (an exit code of the table, 1 to 8, with
@@ -486,32 +479,9 @@ fn existing_output_needs_force() {
 
 // ---- hostile input ---------------------------------------------------------------
 
-/// A classic PDF from object bodies (object i+1 = bodies[i]) with a correct xref table.
-fn build_pdf(bodies: &[&str], trailer_extra: &str) -> Vec<u8> {
-    let mut f = b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n".to_vec();
-    let mut offs = Vec::new();
-    for (i, b) in bodies.iter().enumerate() {
-        offs.push(f.len());
-        f.extend_from_slice(format!("{} 0 obj\n{b}\nendobj\n", i + 1).as_bytes());
-    }
-    let x = f.len();
-    f.extend_from_slice(format!("xref\n0 {}\n0000000000 65535 f \n", bodies.len() + 1).as_bytes());
-    for o in offs {
-        f.extend_from_slice(format!("{o:010} 00000 n \n").as_bytes());
-    }
-    f.extend_from_slice(
-        format!(
-            "trailer\n<</Size {}/Root 1 0 R{trailer_extra}>>\nstartxref\n{x}\n%%EOF\n",
-            bodies.len() + 1
-        )
-        .as_bytes(),
-    );
-    f
-}
-
 fn minimal_pdf() -> Vec<u8> {
     let content = "BT /F1 24 Tf 72 700 Td (Hello hostile world) Tj ET";
-    build_pdf(
+    classic_file(
         &[
             "<</Type/Catalog/Pages 2 0 R>>",
             "<</Type/Pages/Kids[3 0 R]/Count 1>>",
@@ -719,7 +689,7 @@ fn synthetic_hostile_inputs_never_panic() {
         None,
     );
     // Deep nesting in an object: an error for that object, not a stack overflow.
-    let deep = build_pdf(
+    let deep = classic_file(
         &[
             "<</Type/Catalog/Pages 2 0 R/X 6 0 R>>",
             "<</Type/Pages/Kids[]/Count 0>>",
@@ -739,7 +709,7 @@ fn synthetic_hostile_inputs_never_panic() {
     let mut n = count.get() + 1;
     // Object stream claiming a billion objects, /First past its end, and an xref stream
     // with 9-byte fields.
-    let objstm = build_pdf(
+    let objstm = classic_file(
         &[
             "<</Type/Catalog/Pages 2 0 R>>",
             "<</Type/Pages/Kids[]/Count 0>>",
@@ -824,13 +794,7 @@ fn replace_once(hay: &[u8], needle: &[u8], with: &[u8]) -> Vec<u8> {
 /// from the last one by `edit`.
 fn append_update(f: &[u8], objs: &[(u32, &[u8])], edit: impl Fn(Vec<u8>) -> Vec<u8>) -> Vec<u8> {
     let t = f.windows(7).rposition(|w| w == b"trailer").unwrap();
-    let sx = f.windows(9).rposition(|w| w == b"startxref").unwrap();
-    let prev: usize = String::from_utf8_lossy(&f[sx + 9..])
-        .split_whitespace()
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
+    let (sx, prev) = last_startxref(f);
     let mut trailer = f[t + 7..sx].to_vec();
     let lt = trailer.windows(2).position(|w| w == b"<<").unwrap();
     trailer.splice(lt + 2..lt + 2, format!("/Prev {prev} ").bytes());

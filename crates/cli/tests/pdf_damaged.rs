@@ -18,25 +18,15 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use cipherlab_testkit::pdf::shared_dir as shared;
+use cipherlab_testkit::process::{have, stderr};
+
 fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_cipherlab")
 }
 
-fn shared() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/pdf");
-    p.join("README.md").exists().then_some(p)
-}
-
-fn have(tool: &str) -> bool {
-    Command::new(tool).arg("-v").output().is_ok()
-}
-
 fn run(cmd: &str, args: &[&str]) -> Output {
     Command::new(cmd).args(args).output().expect(cmd)
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 /// The files of the README's table with the password that opens each: the user

@@ -16,33 +16,11 @@ use cipherlab_bench::report::export::CSV_COLUMNS;
 use cipherlab_bench::report::svg::{HISTOGRAM_COLOUR, PALETTE};
 use cipherlab_bench::store::Store;
 use cipherlab_harness::machine::MachineInfo;
+use cipherlab_testkit::process::{fails, ok, run_in};
 use support::{id, measurement, samples, saved};
 
 fn run(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cipherlab"))
-        .args(args)
-        .current_dir(dir)
-        .env_remove("CIPHERLAB_DB")
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
-}
-
-fn ok(o: &Output) -> String {
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "exit {:?}\n{err}", o.status.code());
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn fails(o: &Output) -> String {
-    assert!(
-        !o.status.success(),
-        "should fail; stdout:\n{}",
-        String::from_utf8_lossy(&o.stdout)
-    );
-    let err = String::from_utf8(o.stderr.clone()).unwrap();
-    assert!(!err.contains("panicked"), "{err}");
-    err
+    run_in(env!("CARGO_BIN_EXE_cipherlab"), args, dir)
 }
 
 /// A small real run: two lightweight AEADs at three sizes (plots) and the distribution

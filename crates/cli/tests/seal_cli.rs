@@ -10,6 +10,8 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+use cipherlab_testkit::process::stderr;
+
 fn bin() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_cipherlab"));
     c.env_remove("CIPHERLAB_PASSPHRASE");
@@ -46,10 +48,6 @@ fn run_with_input(args: &[&str], dir: &Path, input: &[u8]) -> Output {
 
 fn code(o: &Output) -> i32 {
     o.status.code().unwrap_or(-1)
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 fn data(len: usize) -> Vec<u8> {

@@ -71,6 +71,12 @@ impl<I> From<Step> for Progress<'_, I> {
     }
 }
 
+/// The slices a benchmark with settings `s` is planned in: forked benchmarks run whole in
+/// round 0, the others in `rounds` slices.
+fn rounds_of(s: &Settings) -> u32 {
+    if s.forks > 0 { 1 } else { s.rounds.max(1) }
+}
+
 /// The settings of slice `round` of `rounds`: its share of the samples; after the
 /// first slice, the first slice's batch (so all samples time the same number of calls)
 /// and a short warm-up (the code is warm, the caches may not be).
@@ -270,6 +276,33 @@ impl<'a, I: Identity> Suite<'a, I> {
         self.entries.is_empty()
     }
 
+    /// How many slices [`Suite::run`] will start (a [`Progress::Started`] each) on
+    /// `harness`: each benchmark's planned rounds, one for a forked benchmark. Extra
+    /// slices of [`Suite::run_adaptive`] come on top.
+    pub fn planned_slices(&self, harness: &Harness) -> usize {
+        self.settings_of(harness)
+            .iter()
+            .map(|s| rounds_of(s) as usize)
+            .sum()
+    }
+
+    /// Each benchmark's settings on `harness`: its own, else the harness's, on its clock.
+    fn settings_of(&self, harness: &Harness) -> Vec<Settings> {
+        self.entries
+            .iter()
+            .map(|e| {
+                let mut s = e
+                    .settings
+                    .clone()
+                    .unwrap_or_else(|| harness.settings().clone());
+                if let Some(c) = e.clock {
+                    s.clock = c;
+                }
+                s
+            })
+            .collect()
+    }
+
     /// Runs every benchmark in order and returns their measurements.
     ///
     /// In a fork child (the environment holds a [`fork::ForkRequest`]), runs only the
@@ -311,22 +344,7 @@ impl<'a, I: Identity> Suite<'a, I> {
         }
         let run_started = Instant::now();
         let total = self.entries.len();
-        let settings: Vec<Settings> = self
-            .entries
-            .iter()
-            .map(|e| {
-                let mut s = e
-                    .settings
-                    .clone()
-                    .unwrap_or_else(|| harness.settings().clone());
-                if let Some(c) = e.clock {
-                    s.clock = c;
-                }
-                s
-            })
-            .collect();
-        // Forked benchmarks run whole in round 0; the others in `rounds` slices.
-        let rounds_of = |s: &Settings| if s.forks > 0 { 1 } else { s.rounds.max(1) };
+        let settings = self.settings_of(harness);
         let passes = settings.iter().map(rounds_of).max().unwrap_or(1);
         let mut pooled: Vec<(u64, Vec<RawSample>)> = vec![(0, Vec::new()); total];
         let mut out: Vec<Option<Measurement<I>>> = (0..total).map(|_| None).collect();

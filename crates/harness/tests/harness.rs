@@ -428,6 +428,8 @@ fn rounds_spread_each_benchmarks_samples_over_the_run() {
             b.iter(|| spin(300))
         })
         .add_with_settings(id("once"), None, fast(), |b| b.iter(|| spin(10)));
+    // A progress total: 3 + 3 + 1 slices, not 3 per benchmark.
+    assert_eq!(suite.planned_slices(&h), 7);
     let mut events = Vec::new();
     let ms = suite
         .run(&h, &mut |p| match p {
@@ -445,6 +447,8 @@ fn rounds_spread_each_benchmarks_samples_over_the_run() {
             "start 1", "done 1"
         ]
     );
+    let started = events.iter().filter(|e| e.starts_with("start")).count();
+    assert_eq!(started, suite.planned_slices(&h));
     assert_eq!((calls[0].get(), calls[1].get()), (3, 3));
     // The slices' samples are pooled: 3 + 2 + 2 = 7, all at one batch size.
     assert_eq!(ms.len(), 3);

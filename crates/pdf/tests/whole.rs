@@ -13,6 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use cipherlab_pdf::object::{Object, Stream};
 use cipherlab_pdf::writer::{self, Layout};
 use cipherlab_pdf::{Cipher, Document, Options, Pdf, StdCipher};
+use cipherlab_testkit::pdf::{classic_file, last_startxref};
 
 /// A small deterministic generator (SplitMix64).
 struct Rng(u64);
@@ -56,26 +57,7 @@ fn bodies(pages: usize) -> Vec<String> {
 
 /// A classic file: objects, an `xref` table, a trailer.
 fn classic(pages: usize) -> Vec<u8> {
-    let mut f = b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n".to_vec();
-    let mut offs = Vec::new();
-    let b = bodies(pages);
-    for (i, body) in b.iter().enumerate() {
-        offs.push(f.len());
-        f.extend_from_slice(format!("{} 0 obj\n{body}\nendobj\n", i + 1).as_bytes());
-    }
-    let x = f.len();
-    f.extend_from_slice(format!("xref\n0 {}\n0000000000 65535 f \n", b.len() + 1).as_bytes());
-    for o in offs {
-        f.extend_from_slice(format!("{o:010} 00000 n \n").as_bytes());
-    }
-    f.extend_from_slice(
-        format!(
-            "trailer\n<</Size {}/Root 1 0 R/ID[<0102><0102>]>>\nstartxref\n{x}\n%%EOF\n",
-            b.len() + 1
-        )
-        .as_bytes(),
-    );
-    f
+    classic_file(&bodies(pages), "/ID[<0102><0102>]")
 }
 
 /// The same document written by our writer with object streams and a cross-reference
@@ -97,13 +79,7 @@ fn object_streams(pages: usize) -> Vec<u8> {
 fn updated(first: usize, more: usize) -> Vec<u8> {
     let total = first + more;
     let mut f = classic(first);
-    let sx = f.windows(9).rposition(|w| w == b"startxref").unwrap();
-    let prev: usize = String::from_utf8_lossy(&f[sx + 9..])
-        .split_whitespace()
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
+    let (_, prev) = last_startxref(&f);
     let all = bodies(total);
     let mut entries = Vec::new();
     let mut add = |n: usize, body: &str, f: &mut Vec<u8>| {

@@ -12,7 +12,8 @@
 //!   nobody read (as ring's test runner does), so no file goes half-checked; prints counts;
 //! - [`lwc`]: the NIST LWC AEAD, hash, XOF and CXOF vectors as typed values;
 //! - [`pdf`]: the table of `../shared/pdf/README.md` (files, encryption, passwords);
-//! - [`postgres`]: a throw-away PostgreSQL server in a temporary directory, stopped on drop.
+//! - [`postgres`]: a throw-away PostgreSQL server in a temporary directory, stopped on drop;
+//! - [`process`]: running a workspace binary in a test and asserting how it ended.
 //!
 //! Test support panics with a message where a test would: a panic is how a test fails.
 
@@ -20,6 +21,7 @@ pub mod kat;
 pub mod lwc;
 pub mod pdf;
 pub mod postgres;
+pub mod process;
 pub mod record;
 pub mod runner;
 

@@ -188,6 +188,46 @@ fn encryption_cell(cell: &str) -> Result<Option<Encryption>, String> {
     }))
 }
 
+/// A classic PDF 1.4 file made from object bodies (object `i + 1` is `bodies[i]`) with a
+/// correct `xref` table and a trailer of `/Size`, `/Root 1 0 R` and `trailer_extra`: the
+/// tests' made files, which they then update, damage or encrypt.
+pub fn classic_file(bodies: &[impl AsRef<str>], trailer_extra: &str) -> Vec<u8> {
+    let mut f = b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n".to_vec();
+    let mut offsets = Vec::new();
+    for (i, body) in bodies.iter().enumerate() {
+        offsets.push(f.len());
+        f.extend_from_slice(format!("{} 0 obj\n{}\nendobj\n", i + 1, body.as_ref()).as_bytes());
+    }
+    let xref = f.len();
+    f.extend_from_slice(format!("xref\n0 {}\n0000000000 65535 f \n", bodies.len() + 1).as_bytes());
+    for o in offsets {
+        f.extend_from_slice(format!("{o:010} 00000 n \n").as_bytes());
+    }
+    f.extend_from_slice(
+        format!(
+            "trailer\n<</Size {}/Root 1 0 R{trailer_extra}>>\nstartxref\n{xref}\n%%EOF\n",
+            bodies.len() + 1
+        )
+        .as_bytes(),
+    );
+    f
+}
+
+/// Where the last `startxref` keyword of `f` is, and the offset it gives: what an
+/// incremental update of a made file needs (`/Prev`). Panics where there is none.
+pub fn last_startxref(f: &[u8]) -> (usize, usize) {
+    let at = f
+        .windows(9)
+        .rposition(|w| w == b"startxref")
+        .unwrap_or_else(|| panic!("no startxref"));
+    let offset = String::from_utf8_lossy(&f[at + 9..])
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("startxref gives no offset"));
+    (at, offset)
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]

@@ -13,7 +13,7 @@
 use serde_json::{Value, json};
 
 use crate::id::Measurement;
-use crate::store::Run;
+use crate::store::{MEASUREMENT_COLUMNS, Run, StoreError, Value as StoreValue, measurement_values};
 
 /// Why an export failed.
 #[derive(Debug, thiserror::Error)]
@@ -21,6 +21,9 @@ pub enum ExportError {
     /// Serializing to JSON failed (a value JSON cannot hold).
     #[error("could not write JSON: {0}")]
     Json(#[from] serde_json::Error),
+    /// A measurement has a value the results table cannot hold either.
+    #[error(transparent)]
+    Measurement(#[from] StoreError),
     /// The format holds one run and several were asked for.
     #[error(
         "{format} format holds one run, and {runs} were asked for: export each run to its own file"
@@ -72,40 +75,30 @@ pub trait Exporter {
     fn serialize(&self, runs: &[Run]) -> Result<Vec<u8>, ExportError>;
 }
 
-/// The measurement columns, in docs/results.md's order, preceded by `run_id`.
-pub const CSV_COLUMNS: [&str; 31] = [
-    "run_id",
-    "study",
-    "algorithm",
-    "implementation",
-    "runtime",
-    "phase",
-    "size_bytes",
-    "data_type",
-    "mode",
-    "unit",
-    "bytes_per_op",
-    "batch",
-    "forks",
-    "n",
-    "median",
-    "mean",
-    "std_dev",
-    "ci_low",
-    "ci_high",
-    "ci_level",
-    "min",
-    "max",
-    "outliers_low_severe",
-    "outliers_low_mild",
-    "outliers_high_mild",
-    "outliers_high_severe",
-    "outliers_mad",
-    "bytes_per_second",
-    "ticks_per_op",
-    "ticks_per_byte",
-    "warnings_json",
-];
+/// The CSV header: `run_id`, then the `measurements` table's columns in their order
+/// ([`MEASUREMENT_COLUMNS`]) without the internal `id` and the last one, `timer`.
+pub const CSV_COLUMNS: [&str; MEASUREMENT_COLUMNS.len() - 1] = csv_columns();
+
+const fn csv_columns() -> [&'static str; MEASUREMENT_COLUMNS.len() - 1] {
+    let mut out = ["run_id"; MEASUREMENT_COLUMNS.len() - 1];
+    let mut i = 1;
+    while i < out.len() {
+        out[i] = MEASUREMENT_COLUMNS[i];
+        i += 1;
+    }
+    out
+}
+
+/// `m`'s fields by column name, in [`MEASUREMENT_COLUMNS`]' order after `id`: the
+/// values the store writes, so the exports and the table cannot disagree.
+fn measurement_fields(
+    m: &Measurement,
+) -> Result<impl Iterator<Item = (&'static str, StoreValue)>, ExportError> {
+    Ok(MEASUREMENT_COLUMNS[1..]
+        .iter()
+        .copied()
+        .zip(measurement_values(m)?))
+}
 
 /// Comma-separated values, one row per measurement.
 #[derive(Debug, Clone, Copy, Default)]
@@ -134,41 +127,16 @@ fn float(x: Option<f64>) -> String {
     }
 }
 
-fn csv_row(run_id: i64, m: &Measurement) -> Vec<String> {
-    let s = &m.summary;
-    vec![
-        run_id.to_string(),
-        m.id.study.clone(),
-        m.id.algorithm.to_string(),
-        m.id.implementation.clone(),
-        m.id.runtime.to_string(),
-        m.id.phase.to_string(),
-        m.id.size.to_string(),
-        m.id.data_type.clone(),
-        m.mode.as_str().to_string(),
-        m.unit.as_str().to_string(),
-        m.bytes_per_op.map(|b| b.to_string()).unwrap_or_default(),
-        m.batch.to_string(),
-        m.forks.to_string(),
-        s.n.to_string(),
-        float(Some(s.median)),
-        float(Some(s.mean)),
-        float(Some(s.std_dev)),
-        float(Some(s.median_ci.low)),
-        float(Some(s.median_ci.high)),
-        float(Some(s.median_ci.confidence)),
-        float(Some(s.min)),
-        float(Some(s.max)),
-        s.outliers.low_severe.to_string(),
-        s.outliers.low_mild.to_string(),
-        s.outliers.high_mild.to_string(),
-        s.outliers.high_severe.to_string(),
-        s.mad_outliers.to_string(),
-        float(m.bytes_per_second),
-        float(m.ticks_per_op),
-        float(m.ticks_per_byte),
-        serde_json::to_string(&m.warnings).unwrap_or_else(|_| "[]".to_string()),
-    ]
+fn csv_row(run_id: i64, m: &Measurement) -> Result<Vec<String>, ExportError> {
+    let fields = measurement_fields(m)?.take(CSV_COLUMNS.len() - 1);
+    let mut row = vec![run_id.to_string()];
+    row.extend(fields.map(|(_, v)| match v {
+        StoreValue::Int(i) => i.to_string(),
+        StoreValue::Real(x) => float(Some(x)),
+        StoreValue::Text(t) => t,
+        StoreValue::Null | StoreValue::Blob(_) => String::new(),
+    }));
+    Ok(row)
 }
 
 impl Exporter for CsvExporter {
@@ -182,7 +150,10 @@ impl Exporter for CsvExporter {
         out.push_str("\r\n");
         for r in runs {
             for m in &r.measurements {
-                let row: Vec<String> = csv_row(r.info.id, m).iter().map(|f| csv_field(f)).collect();
+                let row: Vec<String> = csv_row(r.info.id, m)?
+                    .iter()
+                    .map(|f| csv_field(f))
+                    .collect();
                 out.push_str(&row.join(","));
                 out.push_str("\r\n");
             }
@@ -196,46 +167,22 @@ pub(crate) fn jf(x: f64) -> Value {
     serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number)
 }
 
-fn jo(x: Option<f64>) -> Value {
-    x.map_or(Value::Null, jf)
-}
-
-fn measurement_json(m: &Measurement) -> Value {
-    let s = &m.summary;
-    json!({
-        "study": m.id.study,
-        "algorithm": m.id.algorithm,
-        "implementation": m.id.implementation,
-        "runtime": m.id.runtime,
-        "phase": m.id.phase,
-        "size_bytes": m.id.size,
-        "data_type": m.id.data_type,
-        "mode": m.mode.as_str(),
-        "timer": m.timer,
-        "unit": m.unit.as_str(),
-        "bytes_per_op": m.bytes_per_op,
-        "batch": m.batch,
-        "forks": m.forks,
-        "n": s.n,
-        "median": jf(s.median),
-        "mean": jf(s.mean),
-        "std_dev": jf(s.std_dev),
-        "ci_low": jf(s.median_ci.low),
-        "ci_high": jf(s.median_ci.high),
-        "ci_level": jf(s.median_ci.confidence),
-        "min": jf(s.min),
-        "max": jf(s.max),
-        "outliers_low_severe": s.outliers.low_severe,
-        "outliers_low_mild": s.outliers.low_mild,
-        "outliers_high_mild": s.outliers.high_mild,
-        "outliers_high_severe": s.outliers.high_severe,
-        "outliers_mad": s.mad_outliers,
-        "bytes_per_second": jo(m.bytes_per_second),
-        "ticks_per_op": jo(m.ticks_per_op),
-        "ticks_per_byte": jo(m.ticks_per_byte),
-        "warnings": m.warnings,
-        "samples": m.samples,
-    })
+/// A measurement's JSON object: its columns by name (`warnings` as objects rather than
+/// `warnings_json`'s text), then its raw samples.
+fn measurement_json(m: &Measurement) -> Result<Value, ExportError> {
+    let mut object = serde_json::Map::new();
+    for (name, v) in measurement_fields(m)? {
+        let (name, v) = match (name, v) {
+            ("warnings_json", _) => ("warnings", serde_json::to_value(&m.warnings)?),
+            (_, StoreValue::Int(i)) => (name, Value::from(i)),
+            (_, StoreValue::Real(x)) => (name, jf(x)),
+            (_, StoreValue::Text(t)) => (name, Value::String(t)),
+            (_, StoreValue::Null | StoreValue::Blob(_)) => (name, Value::Null),
+        };
+        object.insert(name.to_string(), v);
+    }
+    object.insert("samples".to_string(), serde_json::to_value(&m.samples)?);
+    Ok(Value::Object(object))
 }
 
 /// The version of the JSON export's layout (docs/results.md, "Export").
@@ -250,7 +197,7 @@ impl Exporter for JsonExporter {
         let runs: Vec<Value> = runs
             .iter()
             .map(|r| {
-                json!({
+                Ok(json!({
                     "id": r.info.id,
                     "uuid": r.info.uuid,
                     "started_ms": r.info.started_ms,
@@ -263,7 +210,7 @@ impl Exporter for JsonExporter {
                     "machine": r.machine,
                     "settings": r.settings,
                     "validity": r.validity,
-                    "measurements": r.measurements.iter().map(measurement_json).collect::<Vec<_>>(),
+                    "measurements": r.measurements.iter().map(measurement_json).collect::<Result<Vec<_>, _>>()?,
                     "artifacts": r.artifacts.iter().map(|a| json!({
                         "study": a.study,
                         "name": a.name,
@@ -272,9 +219,9 @@ impl Exporter for JsonExporter {
                         "title": a.title,
                         "bytes": a.to_bytes().len(),
                     })).collect::<Vec<_>>(),
-                })
+                }))
             })
-            .collect();
+            .collect::<Result<_, ExportError>>()?;
         let doc = json!({
             "format": "cipherlab-results",
             "format_version": JSON_FORMAT_VERSION,
@@ -308,6 +255,21 @@ mod tests {
         assert_eq!(csv_field("a,b"), "\"a,b\"");
         assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
         assert_eq!(csv_field("two\nlines"), "\"two\nlines\"");
+    }
+
+    #[test]
+    fn id_fields_are_the_tables_id_columns() {
+        let id = crate::id::BenchId {
+            study: "s".into(),
+            algorithm: crate::id::Subject::named("a"),
+            implementation: "i".into(),
+            runtime: crate::id::Runtime::ALL[0],
+            phase: crate::id::Phase::ALL[0],
+            size: 16,
+            data_type: "d".into(),
+        };
+        let names: Vec<&str> = id_fields(&id).iter().map(|(k, _)| *k).collect();
+        assert_eq!(names, MEASUREMENT_COLUMNS[1..8]);
     }
 
     #[test]

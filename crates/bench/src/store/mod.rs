@@ -52,7 +52,9 @@ mod write;
 pub use engine::{ColumnError, EngineError, EngineKind, Row, Value, postgres_sql};
 use engine::{Engine, PgConnection};
 pub use import::ImportReport;
+pub(crate) use read::MEASUREMENT_COLUMNS;
 pub use schema::{MIGRATIONS, Migration, SCHEMA_VERSION};
+pub(crate) use write::measurement_values;
 
 /// The environment variable naming the database (a file, or a `postgres://` URL).
 pub const DB_ENV: &str = "CIPHERLAB_DB";

@@ -1,6 +1,8 @@
 //! Reading runs back: the list, one whole run, its measurements, samples and artifacts.
 
-use super::engine::{ColumnError, Row};
+use std::collections::HashMap;
+
+use super::engine::{ColumnError, Row, Value};
 use super::{Run, RunInfo, Store, StoreError};
 use crate::artifact::{Artifact, ArtifactKind};
 use crate::id::{BenchId, Measurement, Phase, Runtime, Subject};
@@ -9,55 +11,61 @@ use cipherlab_harness::stats::{Interval, Summary, TukeyOutliers};
 use cipherlab_harness::{Mode, RawSample, Settings, Unit, Validity};
 
 impl Store {
+    /// Every row of `sql`, each decoded by `decode`; a column that does not decode is a
+    /// corrupt store, named by `what`. The one place rows are read and decoded.
+    fn decode_rows<T>(
+        &self,
+        sql: &str,
+        params: &[Value],
+        what: &str,
+        decode: impl Fn(&Row) -> Result<T, ColumnError>,
+    ) -> Result<Vec<T>, StoreError> {
+        self.query(sql, params)?
+            .iter()
+            .map(|r| decode(r).map_err(|e| self.corrupt(what, e)))
+            .collect()
+    }
+
     /// Every run, oldest first (by local id).
     pub fn list_runs(&self) -> Result<Vec<RunInfo>, StoreError> {
-        let rows = self.query(&format!("{RUN_INFO_SELECT} ORDER BY r.id"), &[])?;
-        rows.iter()
-            .map(|r| run_info_from_row(r).map_err(|e| self.corrupt("a run's row", e)))
-            .collect()
+        let sql = format!("{RUN_INFO_SELECT} ORDER BY r.id");
+        self.decode_rows(&sql, &[], "a run's row", run_info_from_row)
     }
 
     /// The id of the newest run, if any.
     pub fn latest_run(&self) -> Result<Option<i64>, StoreError> {
-        let rows = self.query("SELECT max(id) FROM runs", &[])?;
-        match rows.first() {
-            Some(r) => r.opt_int(0).map_err(|e| self.corrupt("max(runs.id)", e)),
-            None => Ok(None),
-        }
+        let ids = self.decode_rows("SELECT max(id) FROM runs", &[], "max(runs.id)", |r| {
+            r.opt_int(0)
+        })?;
+        Ok(ids.into_iter().next().flatten())
     }
 
     /// The local id of the run with this UUID, if the store has it.
     pub fn run_by_uuid(&self, uuid: &str) -> Result<Option<i64>, StoreError> {
-        let rows = self.query("SELECT id FROM runs WHERE uuid = ?1", &[uuid.into()])?;
-        match rows.first() {
-            Some(r) => r.int(0).map(Some).map_err(|e| self.corrupt("runs.id", e)),
-            None => Ok(None),
-        }
+        let sql = "SELECT id FROM runs WHERE uuid = ?1";
+        let ids = self.decode_rows(sql, &[uuid.into()], "runs.id", |r| r.int(0))?;
+        Ok(ids.into_iter().next())
     }
 
     /// Loads run `id` with its machine, settings, validity, measurements and samples.
     pub fn load_run(&self, id: i64) -> Result<Run, StoreError> {
-        let rows = self.query(&format!("{RUN_INFO_SELECT} WHERE r.id = ?1"), &[id.into()])?;
-        let Some(row) = rows.first() else {
+        let sql = format!("{RUN_INFO_SELECT} WHERE r.id = ?1");
+        let what = format!("run {id}");
+        let rows = self.decode_rows(&sql, &[id.into()], &what, |r| {
+            Ok((run_info_from_row(r)?, r.text(10)?, r.text(11)?, r.text(12)?))
+        })?;
+        let Some((info, machine, settings, validity)) = rows.into_iter().next() else {
             return Err(StoreError::RunNotFound {
                 path: self.path.clone(),
                 id,
             });
         };
-        let what = format!("run {id}");
-        let col = |e: ColumnError| self.corrupt(what.clone(), e);
-        let info = run_info_from_row(row).map_err(col)?;
-        let (machine, settings, validity) = (
-            row.text(10).map_err(col)?,
-            row.text(11).map_err(col)?,
-            row.text(12).map_err(col)?,
-        );
         let machine: MachineInfo = serde_json::from_str(&machine)
-            .map_err(|e| self.corrupt(format!("run {id}'s machine"), e))?;
+            .map_err(|e| self.corrupt(format!("{what}'s machine"), e))?;
         let settings: Settings = serde_json::from_str(&settings)
-            .map_err(|e| self.corrupt(format!("run {id}'s settings"), e))?;
+            .map_err(|e| self.corrupt(format!("{what}'s settings"), e))?;
         let validity: Validity = serde_json::from_str(&validity)
-            .map_err(|e| self.corrupt(format!("run {id}'s validity"), e))?;
+            .map_err(|e| self.corrupt(format!("{what}'s validity"), e))?;
         let measurements = self.load_measurements(id)?;
         let artifacts = self.load_artifacts(id)?;
         Ok(Run {
@@ -71,35 +79,21 @@ impl Store {
     }
 
     fn load_artifacts(&self, run_id: i64) -> Result<Vec<Artifact>, StoreError> {
-        let rows = self.query(
+        let rows = self.decode_rows(
             "SELECT study, name, kind, title, data FROM artifacts
              WHERE run_id = ?1 ORDER BY id",
             &[run_id.into()],
+            &format!("run {run_id}'s artifacts"),
+            |r| Ok((r.text(0)?, r.text(1)?, r.text(2)?, r.text(3)?, r.blob(4)?)),
         )?;
-        rows.iter()
-            .map(|r| {
-                let col = |e: ColumnError| self.corrupt(format!("run {run_id}'s artifacts"), e);
-                let (study, name, kind) = (
-                    r.text(0).map_err(col)?,
-                    r.text(1).map_err(col)?,
-                    r.text(2).map_err(col)?,
-                );
-                let kind = ArtifactKind::parse(&kind).ok_or_else(|| {
-                    self.corrupt(
-                        format!("run {run_id}'s artifact {study}/{name}"),
-                        format!("unknown kind {kind}"),
-                    )
-                })?;
-                let title = r.text(3).map_err(col)?;
-                let data = r.blob(4).map_err(col)?;
+        rows.into_iter()
+            .map(|(study, name, kind, title, data)| {
                 let what = format!("run {run_id}'s artifact {study}/{name}");
-                Artifact::from_bytes(study, name, kind, title, data).map_err(|why| {
-                    StoreError::Corrupt {
-                        path: self.path.clone(),
-                        what,
-                        reason: why,
-                    }
-                })
+                let Some(kind) = ArtifactKind::parse(&kind) else {
+                    return Err(self.corrupt(what, format!("unknown kind {kind}")));
+                };
+                Artifact::from_bytes(study, name, kind, title, data)
+                    .map_err(|why| self.corrupt(what, why))
             })
             .collect()
     }
@@ -107,53 +101,44 @@ impl Store {
     /// Run `run_id`'s measurements, each with the timer it was read on. Samples are read
     /// in one query.
     fn load_measurements(&self, run_id: i64) -> Result<Vec<Measurement>, StoreError> {
-        let rows = self.query(
-            &format!(
-                "SELECT {} FROM measurements WHERE run_id = ?1 ORDER BY id",
-                MEASUREMENT_COLUMNS.join(", ")
-            ),
-            &[run_id.into()],
-        )?;
+        let sql = format!(
+            "SELECT {} FROM measurements WHERE run_id = ?1 ORDER BY id",
+            MEASUREMENT_COLUMNS.join(", ")
+        );
         let mut samples = self.load_samples(run_id)?;
-        let mut out = Vec::with_capacity(rows.len());
-        for r in &rows {
-            let id = r
-                .int(0)
-                .map_err(|e| self.corrupt(format!("run {run_id}'s measurements"), e))?;
-            let m = measurement_from_row(r, samples.remove(&id).unwrap_or_default())
-                .map_err(|(what, reason)| self.corrupt(what, reason))?;
-            out.push(m);
-        }
-        Ok(out)
+        self.query(&sql, &[run_id.into()])?
+            .iter()
+            .map(|r| {
+                let id = r
+                    .int(0)
+                    .map_err(|e| self.corrupt(format!("run {run_id}'s measurements"), e))?;
+                measurement_from_row(r, samples.remove(&id).unwrap_or_default())
+                    .map_err(|(what, reason)| self.corrupt(what, reason))
+            })
+            .collect()
     }
 
     /// Every sample of run `run_id`, by measurement id, in order.
-    fn load_samples(
-        &self,
-        run_id: i64,
-    ) -> Result<std::collections::HashMap<i64, Vec<RawSample>>, StoreError> {
-        let rows = self.query(
+    fn load_samples(&self, run_id: i64) -> Result<HashMap<i64, Vec<RawSample>>, StoreError> {
+        let rows = self.decode_rows(
             "SELECT s.measurement_id, s.fork, s.iterations, s.ns, s.ticks
              FROM samples s JOIN measurements m ON m.id = s.measurement_id
              WHERE m.run_id = ?1 ORDER BY s.measurement_id, s.seq",
             &[run_id.into()],
+            &format!("run {run_id}'s samples"),
+            |r| {
+                let sample = RawSample {
+                    fork: r.count(1)?,
+                    iterations: r.count(2)?,
+                    ns: r.count(3)?,
+                    ticks: r.opt_int(4)?.map(|t| t as u64),
+                };
+                Ok((r.int(0)?, sample))
+            },
         )?;
-        let mut out: std::collections::HashMap<i64, Vec<RawSample>> =
-            std::collections::HashMap::new();
-        for r in &rows {
-            let sample = (|| -> Result<(i64, RawSample), ColumnError> {
-                Ok((
-                    r.int(0)?,
-                    RawSample {
-                        fork: r.count(1)?,
-                        iterations: r.count(2)?,
-                        ns: r.count(3)?,
-                        ticks: r.opt_int(4)?.map(|t| t as u64),
-                    },
-                ))
-            })()
-            .map_err(|e| self.corrupt(format!("run {run_id}'s samples"), e))?;
-            out.entry(sample.0).or_default().push(sample.1);
+        let mut out: HashMap<i64, Vec<RawSample>> = HashMap::new();
+        for (measurement, sample) in rows {
+            out.entry(measurement).or_default().push(sample);
         }
         Ok(out)
     }
@@ -228,8 +213,10 @@ pub(super) fn measurement_from_row(
     })
 }
 
-/// The columns of a measurement row, in the order the store reads them.
-pub(super) const MEASUREMENT_COLUMNS: [&str; 32] = [
+/// The columns of the `measurements` table after `run_id`, in their order: the one list
+/// of them. The store reads and writes these; the CSV and JSON exports name their fields
+/// after them (without the internal `id`), and an import reads a JSON export by them.
+pub(crate) const MEASUREMENT_COLUMNS: [&str; 32] = [
     "id",
     "study",
     "algorithm",

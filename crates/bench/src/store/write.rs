@@ -10,7 +10,7 @@ use sha2::{Digest, Sha256};
 
 use super::engine::{Engine, Value};
 use super::schema::SALT_KEY;
-use super::{NewRun, Store, StoreError, int, now_ms};
+use super::{MEASUREMENT_COLUMNS, NewRun, Store, StoreError, int, now_ms};
 use crate::artifact::Artifact;
 use crate::id::Measurement;
 use cipherlab_harness::machine::MachineInfo;
@@ -295,16 +295,18 @@ fn insert_artifact(db: &Engine, run_id: i64, a: &Artifact, path: &str) -> Result
     )
 }
 
-/// The `measurements` columns of `m` after `run_id`, in the table's order: the one
-/// place a measurement becomes a row.
-fn measurement_values(m: &Measurement) -> Result<Vec<Value>, StoreError> {
+/// The values of `m` for [`MEASUREMENT_COLUMNS`] after the internal `id`, in that order:
+/// the one place a measurement becomes a row (the exports' rows are these values too).
+pub(crate) fn measurement_values(
+    m: &Measurement,
+) -> Result<[Value; MEASUREMENT_COLUMNS.len() - 1], StoreError> {
     let s = &m.summary;
     let warnings = serde_json::to_string(&m.warnings).map_err(|e| StoreError::Corrupt {
         path: String::new(),
         what: "warnings".to_string(),
         reason: e.to_string(),
     })?;
-    Ok(vec![
+    Ok([
         (&m.id.study).into(),
         m.id.algorithm.name().into(),
         (&m.id.implementation).into(),
@@ -342,6 +344,17 @@ fn measurement_values(m: &Measurement) -> Result<Vec<Value>, StoreError> {
     ])
 }
 
+/// `INSERT INTO measurements` of `run_id` and [`measurement_values`]' columns.
+fn insert_measurement_sql() -> String {
+    let columns = &MEASUREMENT_COLUMNS[1..];
+    let placeholders: Vec<String> = (1..=columns.len() + 1).map(|i| format!("?{i}")).collect();
+    format!(
+        "INSERT INTO measurements (run_id, {}) VALUES ({}) RETURNING id",
+        columns.join(", "),
+        placeholders.join(", ")
+    )
+}
+
 fn insert_measurement(
     db: &Engine,
     run_id: i64,
@@ -350,19 +363,7 @@ fn insert_measurement(
 ) -> Result<i64, StoreError> {
     let mut values = vec![Value::Int(run_id)];
     values.extend(measurement_values(m)?);
-    let id = returned_id(
-        db,
-        "INSERT INTO measurements (run_id, study, algorithm, implementation, runtime, phase,
-             size_bytes, data_type, mode, unit, bytes_per_op, batch, forks, n, median, mean,
-             std_dev, ci_low, ci_high, ci_level, min, max, outliers_low_severe,
-             outliers_low_mild, outliers_high_mild, outliers_high_severe, outliers_mad,
-             bytes_per_second, ticks_per_op, ticks_per_byte, warnings_json, timer)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-                 ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32)
-         RETURNING id",
-        &values,
-        path,
-    )?;
+    let id = returned_id(db, &insert_measurement_sql(), &values, path)?;
     for (seq, x) in m.samples.iter().enumerate() {
         db.execute(
             "INSERT INTO samples (measurement_id, seq, fork, iterations, ns, ticks)
