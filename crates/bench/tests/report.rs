@@ -128,6 +128,7 @@ fn csv_parses_back_to_the_stored_figures() {
         assert_eq!(row[col("algorithm")], m.id.algorithm.name());
         assert_eq!(row[col("data_type")], m.id.data_type, "quoting round-trips");
         assert_eq!(row[col("size_bytes")].parse::<u64>().unwrap(), m.id.size);
+        assert_eq!(row[col("timer")], m.timer, "every column, the clock too");
         // Floats read back bit for bit.
         assert_eq!(row[col("median")].parse::<f64>().unwrap(), m.summary.median);
         assert_eq!(

@@ -76,11 +76,11 @@ pub trait Exporter {
 }
 
 /// The CSV header: `run_id`, then the `measurements` table's columns in their order
-/// ([`MEASUREMENT_COLUMNS`]) without the internal `id` and the last one, `timer`.
-pub const CSV_COLUMNS: [&str; MEASUREMENT_COLUMNS.len() - 1] = csv_columns();
+/// ([`MEASUREMENT_COLUMNS`]) without the internal `id`.
+pub const CSV_COLUMNS: [&str; MEASUREMENT_COLUMNS.len()] = csv_columns();
 
-const fn csv_columns() -> [&'static str; MEASUREMENT_COLUMNS.len() - 1] {
-    let mut out = ["run_id"; MEASUREMENT_COLUMNS.len() - 1];
+const fn csv_columns() -> [&'static str; MEASUREMENT_COLUMNS.len()] {
+    let mut out = ["run_id"; MEASUREMENT_COLUMNS.len()];
     let mut i = 1;
     while i < out.len() {
         out[i] = MEASUREMENT_COLUMNS[i];
@@ -128,7 +128,7 @@ fn float(x: Option<f64>) -> String {
 }
 
 fn csv_row(run_id: i64, m: &Measurement) -> Result<Vec<String>, ExportError> {
-    let fields = measurement_fields(m)?.take(CSV_COLUMNS.len() - 1);
+    let fields = measurement_fields(m)?;
     let mut row = vec![run_id.to_string()];
     row.extend(fields.map(|(_, v)| match v {
         StoreValue::Int(i) => i.to_string(),
