@@ -196,7 +196,10 @@ pub(crate) fn measure(study: &str, cfg: &Config, settings: &Settings) -> Elsewhe
             .insert(p.name.clone(), format!("{} {}", p.library, p.version));
     }
     let bodies: Vec<Value> = reqs.iter().map(|r| r.json.clone()).collect();
-    let answers = match runner.exchange(&bodies) {
+    let started = std::time::Instant::now();
+    let exchange = runner.exchange(&bodies);
+    let exchange_s = started.elapsed().as_secs_f64();
+    let answers = match exchange {
         Ok(a) => a,
         Err(e) => {
             let mut t = Table::new(&["error"]);
@@ -283,8 +286,13 @@ pub(crate) fn measure(study: &str, cfg: &Config, settings: &Settings) -> Elsewhe
          Cipher.getInstance + init, writing the stream, and reading it back through CipherInputStream + \
          ObjectInputStream, timed apart with System.nanoTime. A provider's figures are kept only when its \
          ciphertext is byte for byte cipherlab's encryption of the same serialized stream under the same key. \
-         `steady`: every phase's last quarter of samples within 5% of the quarter before.",
-        load.objects, load.reps, load.warmup
+         `steady`: every phase's last quarter of samples within 5% of the quarter before. The whole \
+         exchange (one JVM start, {} requests) took {exchange_s:.1} s; the runner's `info` before it {} ms.",
+        load.objects,
+        load.reps,
+        load.warmup,
+        reqs.len(),
+        info.wall_startup_ms
     );
     out.artifacts.push(proven.artifact(
         study,
@@ -324,7 +332,7 @@ pub fn findings(study: &str, java: &[&Measurement], rust: &[&Measurement]) -> Op
         "read ms",
         "keygen against the slowest other phase",
         "paper: keygen the main factor",
-        "Java write / cipherlab write [99% CI]",
+        "Java write / cipherlab write, per byte [99% CI]",
         "Java against cipherlab",
     ]);
     let mut keygen_verdicts = Vec::new();
@@ -350,7 +358,7 @@ pub fn findings(study: &str, java: &[&Measurement], rust: &[&Measurement]) -> Op
         let v = find::agreement(find::Order::Slower, keygen);
         keygen_verdicts.push(v);
         let ours = find::one(rust, &alg, Phase::Write, None, None);
-        let vs = found[2].zip(ours).and_then(|(j, r)| find::ratio(j, r));
+        let vs = found[2].zip(ours).and_then(|(j, r)| per_byte_ratio(j, r));
         let unit = |m: Option<&Measurement>, div: f64| {
             m.map_or(Value::Null, |m| num(m.median_ns_per_op() / div))
         };
@@ -373,9 +381,10 @@ pub fn findings(study: &str, java: &[&Measurement], rust: &[&Measurement]) -> Op
          statistics as ours. Paper (Figs. 5-8): key generation was \"the main factor\" for every symmetric \
          cipher; the JVM here (key generation slower than every other phase, by the 99% interval): {}. \
          Paper's conclusion, AES outperformed DES, 3DES and Blowfish (the write through the stream, \
-         BouncyCastle): {}. `Java against cipherlab`: Java's write over cipherlab's write of its own graph \
-         of the same record shape in raw mode (postcard, not Java's serialization format: the streams differ \
-         in length and layout, so this compares what an application pays in each runtime, not the ciphers alone).",
+         BouncyCastle): {}. `Java against cipherlab`: Java's write time per byte of its stream over cipherlab's per \
+         byte of its own graph of the same record shape in raw mode (postcard, not Java's serialization format: \
+         the streams differ in length and layout, so this compares what an application pays per byte of \
+         objects in each runtime, not the ciphers alone).",
         find::tally(keygen_verdicts.iter().copied()),
         aes
     );
@@ -384,6 +393,20 @@ pub fn findings(study: &str, java: &[&Measurement], rust: &[&Measurement]) -> Op
         "java/stream-phases",
         "Java's stream experiment: time per phase (median)",
     ))
+}
+
+/// `a / b` in time per byte of their streams (the two runtimes serialize the graph to
+/// different lengths): the time ratio's interval scaled by `b`'s bytes over `a`'s.
+fn per_byte_ratio(a: &Measurement, b: &Measurement) -> Option<cipherlab_harness::stats::Ratio> {
+    if a.id.size == 0 || b.id.size == 0 {
+        return None;
+    }
+    let mut r = find::ratio(a, b)?;
+    let k = b.id.size as f64 / a.id.size as f64;
+    r.interval.estimate *= k;
+    r.interval.low *= k;
+    r.interval.high *= k;
+    Some(r)
 }
 
 /// The paper's conclusion checked on Java's write phase, per provider: AES-128 (ECB, as
