@@ -173,3 +173,91 @@ fn java_verdicts_follow_the_measurements() {
     // The Rust figure stays in the Rust table, not in Java's.
     assert_eq!(fast_keygen.rows.len(), 1);
 }
+
+const PAPER_RSA: &str = "rsa-1024-pkcs1";
+
+#[test]
+fn java_rsa_is_decrypted_by_cipherlab_then_timed() {
+    let dir = platforms_dir(None);
+    let java = RUNTIMES.iter().find(|r| r.name == "java").unwrap();
+    let study = by_name("phases").unwrap();
+    let cfg = Config {
+        filter: CipherFilter::new(&[PAPER_RSA]),
+        ..Config::new(Scale::Quick)
+    };
+    let e = study.elsewhere(&cfg, &Settings::quick()).unwrap();
+    if let Some((why, fix)) = missing(java, &dir) {
+        println!("SKIP java: {why} (install: {fix})");
+        assert!(e.measurements.is_empty());
+        return;
+    }
+    let proven = e
+        .artifacts
+        .iter()
+        .find(|a| a.name == "java/rsa-conformance")
+        .and_then(|a| a.as_table().cloned())
+        .unwrap();
+    assert_eq!(proven.rows.len(), 1, "{proven:?}");
+    assert_eq!(proven.rows[0][3], "yes", "{proven:?}");
+    for (phase, n) in [
+        ("keygen", 3),
+        ("init", 20),
+        ("encrypt", 20),
+        ("decrypt", 20),
+    ] {
+        let m = e
+            .measurements
+            .iter()
+            .find(|m| m.id.phase.as_str() == phase)
+            .unwrap_or_else(|| panic!("no {phase} figure"));
+        assert_eq!(m.id.runtime, Runtime::Java);
+        assert_eq!(m.id.algorithm.name(), PAPER_RSA);
+        assert_eq!(m.samples.len(), n, "{phase}");
+        assert!(m.samples.iter().all(|s| s.ns > 0));
+    }
+    let refs: Vec<&Measurement> = e.measurements.iter().collect();
+    let arts = study.findings(&cfg, &refs, &MachineInfo::detect()).unwrap();
+    assert!(arts.iter().any(|a| a.name == "java/rsa-phases"));
+}
+
+#[test]
+fn a_java_rsa_ciphertext_cipherlab_cannot_decrypt_is_refused() {
+    use cipherlab_ciphers::asym::AsymSpec;
+    let spec = AsymSpec::parse(PAPER_RSA).unwrap();
+    // Not a key at all, then a key of the wrong size for the scheme: both refused.
+    let answer = serde_json::json!({"private_key": "3000", "ct": "00"});
+    assert!(cipherlab_bench::studies::java_rsa::conforms(&answer, spec).is_err());
+    let missing = serde_json::json!({"ct": "00"});
+    assert!(cipherlab_bench::studies::java_rsa::conforms(&missing, spec).is_err());
+}
+
+fn java_rsa(phase: &str, ns: f64, seed: u64) -> Measurement {
+    let mut m = measurement(
+        id("phases", PAPER_RSA, phase, 32, "session-key"),
+        samples(ns, 0.01, 30, seed),
+    );
+    m.id = m.id.with_runtime(Runtime::Java);
+    m.id.implementation = "java-bc".into();
+    m
+}
+
+#[test]
+fn java_rsa_verdict_follows_the_measurements() {
+    let table = |decrypt_ns: f64| {
+        let ms = [
+            java_rsa("encrypt", 60_000.0, 1),
+            java_rsa("decrypt", decrypt_ns, 2),
+        ];
+        let refs: Vec<&Measurement> = ms.iter().collect();
+        by_name("phases")
+            .unwrap()
+            .findings(&Config::new(Scale::Quick), &refs, &MachineInfo::detect())
+            .unwrap()
+            .iter()
+            .find(|a| a.name == "java/rsa-phases")
+            .and_then(|a| a.as_table().cloned())
+            .unwrap()
+    };
+    assert_eq!(cell(&table(700_000.0), "paper: private"), "agrees");
+    assert_eq!(cell(&table(20_000.0), "paper: private"), "differs");
+}

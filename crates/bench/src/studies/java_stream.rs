@@ -20,7 +20,7 @@ use crate::artifact::table::{Table, int, num, text};
 use crate::artifact::{Artifact, Content, Histogram};
 use crate::id::{BenchId, Measurement, Phase, Runtime};
 use crate::platforms::conformance::TestRng;
-use crate::platforms::{RUNTIMES, Runner, missing, platforms_dir};
+use crate::platforms::{Info, RUNTIMES, Runner, missing, platforms_dir};
 
 /// The data type of the Java figures: the JVM's own serialization stream.
 pub const DATA_TYPE: &str = "java-objects";
@@ -82,16 +82,13 @@ struct Request {
     json: Value,
 }
 
-fn requests(cfg: &Config, load: &Load, served: &dyn Fn(&str, &str) -> bool) -> Vec<Request> {
+fn requests(cfg: &Config, load: &Load) -> Vec<Request> {
     let mut rng = TestRng(SEED);
     let mut out = Vec::new();
     for spec in CIPHERS.into_iter().filter(|s| cfg.filter.accepts_spec(s)) {
         let key = rng.bytes(spec.key_len());
         let iv = rng.bytes(spec.iv_len());
         for &provider in load.providers {
-            if !served(provider, &spec.to_string()) {
-                continue;
-            }
             let mut json = json!({
                 "op": "stream", "alg": spec.to_string(), "provider": provider,
                 "key": hex::encode(&key), "objects": load.objects, "seed": SEED,
@@ -152,63 +149,68 @@ pub fn conforms(
     Ok(plain)
 }
 
+/// Sends `requests` to the Java runner after an `info` (one JVM start for both) and
+/// returns the runner's `info` and one answer per request; or, when the runner is not
+/// ready or fails, a table saying why and the command that fixes it (`java/missing`).
+pub(crate) fn exchange(
+    study: &str,
+    requests: &[Value],
+) -> Result<(Info, Vec<Value>), Box<Artifact>> {
+    let dir = platforms_dir(None);
+    let absent = |why: String, fix: String| {
+        let mut t = Table::new(&["runtime", "why", "install"]);
+        t.row(vec![text("java"), text(why), text(fix)]);
+        t.note = "The Java experiment was not run; the Rust figures stand alone.".into();
+        Box::new(t.artifact(study, "java/missing", "Java runner not present"))
+    };
+    let setup = format!("bash {}", dir.join("setup").display());
+    let rt = RUNTIMES
+        .iter()
+        .find(|r| r.name == "java")
+        .ok_or_else(|| absent("no Java runtime in the list".into(), setup.clone()))?;
+    if let Some((why, fix)) = missing(rt, &dir) {
+        return Err(absent(why, fix));
+    }
+    let mut bodies = vec![json!({"op": "info"})];
+    bodies.extend_from_slice(requests);
+    let mut answers = Runner::new(&dir, rt.name)
+        .and_then(|r| r.exchange(&bodies))
+        .map_err(|e| absent(format!("{e:#}"), setup.clone()))?;
+    let info: Info = serde_json::from_value(answers.remove(0))
+        .map_err(|e| absent(format!("its info is not as PROTOCOL.md says: {e}"), setup))?;
+    Ok((info, answers))
+}
+
+/// Records the runtime's and its providers' versions for the machine block.
+pub(crate) fn versions(out: &mut Elsewhere, info: &Info) {
+    out.runtimes.insert("java".into(), info.version.clone());
+    for p in &info.providers {
+        out.runtimes
+            .insert(p.name.clone(), format!("{} {}", p.library, p.version));
+    }
+}
+
 /// The Java figures of the `objects` study (none, with a table saying why, when the Java
 /// runner is not ready), their conformance, the paid-apart costs and the byte histograms
 /// of Java's stream before and after encryption.
 pub(crate) fn measure(study: &str, cfg: &Config, settings: &Settings) -> Elsewhere {
     let mut out = Elsewhere::default();
-    let dir = platforms_dir(None);
-    let Some(rt) = RUNTIMES.iter().find(|r| r.name == "java") else {
-        return out;
-    };
-    let absent = |why: String, fix: String| {
-        let mut t = Table::new(&["runtime", "why", "install"]);
-        t.row(vec![text("java"), text(why), text(fix)]);
-        t.note = "The Java stream experiment was not run; the Rust figures stand alone.".into();
-        t.artifact(study, "java/missing", "Java runner not present")
-    };
-    if let Some((why, fix)) = missing(rt, &dir) {
-        out.artifacts.push(absent(why, fix));
-        return out;
-    }
-    let ready = Runner::new(&dir, rt.name).and_then(|r| r.info().map(|i| (r, i)));
-    let (runner, info) = match ready {
-        Ok(ready) => ready,
-        Err(e) => {
-            let fix = format!("bash {}", dir.join("setup").display());
-            out.artifacts.push(absent(format!("{e:#}"), fix));
-            return out;
-        }
-    };
-    out.runtimes.insert("java".into(), info.version.clone());
     let load = Load::of(cfg.scale);
-    let served = |provider: &str, alg: &str| {
-        info.providers
-            .iter()
-            .any(|p| p.name == provider && p.algorithms.iter().any(|a| a == alg))
-    };
-    let reqs = requests(cfg, &load, &served);
+    let reqs = requests(cfg, &load);
     if reqs.is_empty() {
         return out;
     }
-    for p in &info.providers {
-        out.runtimes
-            .insert(p.name.clone(), format!("{} {}", p.library, p.version));
-    }
     let bodies: Vec<Value> = reqs.iter().map(|r| r.json.clone()).collect();
     let started = std::time::Instant::now();
-    let exchange = runner.exchange(&bodies);
-    let exchange_s = started.elapsed().as_secs_f64();
-    let answers = match exchange {
-        Ok(a) => a,
-        Err(e) => {
-            let mut t = Table::new(&["error"]);
-            t.row(vec![text(format!("{e:#}"))]);
-            out.artifacts
-                .push(t.artifact(study, "java/runner-errors", "Java runner errors"));
+    let (info, answers) = match exchange(study, &bodies) {
+        Ok(done) => done,
+        Err(why) => {
+            out.artifacts.push(*why);
             return out;
         }
     };
+    let exchange_s = started.elapsed().as_secs_f64();
+    versions(&mut out, &info);
     let mut proven = Table::new(&[
         "provider",
         "cipher",
@@ -287,12 +289,13 @@ pub(crate) fn measure(study: &str, cfg: &Config, settings: &Settings) -> Elsewhe
          ObjectInputStream, timed apart with System.nanoTime. A provider's figures are kept only when its \
          ciphertext is byte for byte cipherlab's encryption of the same serialized stream under the same key. \
          `steady`: every phase's last quarter of samples within 5% of the quarter before. The whole \
-         exchange (one JVM start, {} requests) took {exchange_s:.1} s; the runner's `info` before it {} ms.",
+         exchange (one JVM start, its `info` and {} requests) took {exchange_s:.1} s, of which the runner's \
+         own start-up {:.0} ms.",
         load.objects,
         load.reps,
         load.warmup,
         reqs.len(),
-        info.wall_startup_ms
+        info.startup_ns as f64 / 1e6
     );
     out.artifacts.push(proven.artifact(
         study,

@@ -330,6 +330,7 @@ public final class Runner {
             "decrypt", union(CIPHER_FIELDS, "ct", "tag"),
             "time", union(CIPHER_FIELDS, "direction", "input", "reps", "warmup", "reuse", "expect"),
             "stream", union(CIPHER_FIELDS, "objects", "seed", "reps", "warmup"),
+            "asym", Set.of("id", "op", "scheme", "provider", "message", "keygen_reps", "reps", "warmup"),
             "info", Set.of("id", "op"));
 
     static Set<String> union(Set<String> a, String... more) {
@@ -562,7 +563,7 @@ public final class Runner {
         Object op = req.get("op");
         if ("hash".equals(op)) throw new Unsupported();
         Set<String> allowed = ALLOWED.get(String.valueOf(op));
-        if (allowed == null) throw new Refused("op \"" + op + "\" is not one of encrypt, decrypt, time, stream, info");
+        if (allowed == null) throw new Refused("op \"" + op + "\" is not one of encrypt, decrypt, time, stream, asym, info");
         Set<String> unknown = new TreeSet<>(req.keySet());
         unknown.removeAll(allowed);
         if (!unknown.isEmpty()) throw new Refused("field(s) " + String.join(", ", unknown) + " not used by op \"" + op + "\"");
@@ -570,6 +571,7 @@ public final class Runner {
             case "info" -> info();
             case "time" -> serveTime(req);
             case "stream" -> Stream.serve(req);
+            case "asym" -> Asym.serve(req);
             default -> serveVector(req, op.equals("encrypt"));
         };
     }
