@@ -37,6 +37,8 @@ mod density;
 mod distribution;
 mod find;
 mod inputs;
+pub mod java_rsa;
+pub mod java_stream;
 mod key_size;
 mod lwc;
 mod modes;

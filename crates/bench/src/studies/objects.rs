@@ -10,6 +10,10 @@
 //! Phases: `write` (serialize, encrypt, finish the stream) and `read` (decrypt,
 //! verify, deserialize); `none` is serialization alone, the baseline the others are read
 //! against.
+//!
+//! The paper's experiment in Java itself comes from the Java runner ([`java_stream`]):
+//! its figures (runtime `java`) get a table of their own beside ours, since they are of
+//! Java's serialization format, not ours.
 
 use std::hint::black_box;
 use std::io::BufWriter;
@@ -20,11 +24,13 @@ use cipherlab_seal::{KeyFile, SealOptions, SealReader, SealWriter, Secret};
 use serde::{Deserialize, Serialize};
 
 use super::find::{self, distinct};
+use super::java_stream;
 use super::paper::java_stream::OBJECT_BYTES;
-use super::{Config, Study, StudyError, err};
+use super::{Config, Elsewhere, Study, StudyError, err};
 use crate::artifact::Artifact;
 use crate::artifact::table::{Table, num, text};
-use crate::id::{BenchId, Measurement, Phase, Subject, Suite};
+use crate::id::{BenchId, Measurement, Phase, Runtime, Subject, Suite};
+use cipherlab_harness::Settings;
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_harness::rng::Rng;
 use cipherlab_harness::{BatchSize, Bencher};
@@ -294,12 +300,24 @@ impl Study for ObjectsStudy {
         Ok(())
     }
 
+    /// The same experiment in the JVM, when the Java runner is ready.
+    fn runs_elsewhere(&self) -> bool {
+        true
+    }
+
+    fn elsewhere(&self, cfg: &Config, settings: &Settings) -> Result<Elsewhere, StudyError> {
+        Ok(java_stream::measure(NAME, cfg, settings))
+    }
+
     fn findings(
         &self,
         cfg: &Config,
-        ms: &[&Measurement],
+        all: &[&Measurement],
         _machine: &MachineInfo,
     ) -> Result<Vec<Artifact>, StudyError> {
+        let (java, ms): (Vec<&Measurement>, Vec<&Measurement>) =
+            all.iter().partition(|m| m.id.runtime == Runtime::Java);
+        let ms = &ms[..];
         let base_w = find::one(ms, &no_cipher(), Phase::Write, None, None);
         let base_r = find::one(ms, &no_cipher(), Phase::Read, None, None);
         let mut t = Table::new(&[
@@ -360,11 +378,13 @@ impl Study for ObjectsStudy {
                 verdicts.join(", ")
             }
         );
-        Ok(vec![t.artifact(
+        let mut out = vec![t.artifact(
             NAME,
             "object-stream",
             "Object graph through the encrypting stream",
-        )])
+        )];
+        out.extend(java_stream::findings(NAME, &java, ms));
+        Ok(out)
     }
 }
 

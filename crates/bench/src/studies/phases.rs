@@ -4,21 +4,24 @@
 //! initialisation relatively costly, and RSA's private-key operation much slower than
 //! its public one. We time the same phases for its ciphers and the modern ones, and for
 //! RSA (1024-4096 with OAEP, and 1024 with PKCS#1 v1.5 as the paper used) and ECIES
-//! (X25519, P-256) through [`super::public_key`].
+//! (X25519, P-256) through [`super::public_key`]. Where the Java runner is ready, RSA in
+//! the JVM too ([`java_rsa`]), in a table of its own.
 
 use super::find::{self, distinct};
 use super::inputs::Input;
+use super::java_rsa;
 use super::paper::java_stream::OBJECT_BYTES;
 use super::public_key;
 use super::timing::{Target, add_decrypt, add_encrypt, add_init, add_keygen};
-use super::{Config, Scale, Study, StudyError, err};
+use super::{Config, Elsewhere, Scale, Study, StudyError, err};
 use crate::artifact::table::{Table, int, num, text};
 use cipherlab_ciphers::asym::{AsymSpec, Curve, RsaPadding};
 use cipherlab_ciphers::{CipherSpec, Mode, catalogue};
 
 use crate::artifact::Artifact;
 use crate::corpus::DataType;
-use crate::id::{Measurement, Phase, Subject, Suite};
+use crate::id::{Measurement, Phase, Runtime, Subject, Suite};
+use cipherlab_harness::Settings;
 use cipherlab_harness::machine::MachineInfo;
 
 pub struct PhasesStudy;
@@ -104,12 +107,24 @@ impl Study for PhasesStudy {
         Ok(())
     }
 
+    /// RSA in the JVM, when the Java runner is ready.
+    fn runs_elsewhere(&self) -> bool {
+        true
+    }
+
+    fn elsewhere(&self, cfg: &Config, settings: &Settings) -> Result<Elsewhere, StudyError> {
+        Ok(java_rsa::measure(NAME, cfg, settings))
+    }
+
     fn findings(
         &self,
         _cfg: &Config,
-        ms: &[&Measurement],
+        all: &[&Measurement],
         _machine: &MachineInfo,
     ) -> Result<Vec<Artifact>, StudyError> {
+        let (java, ms): (Vec<&Measurement>, Vec<&Measurement>) =
+            all.iter().partition(|m| m.id.runtime == Runtime::Java);
+        let ms = &ms[..];
         let mut columns = vec!["cipher"];
         columns.extend(PHASES.iter().map(|p| match p {
             Phase::Keygen => "keygen µs",
@@ -199,7 +214,7 @@ impl Study for PhasesStudy {
             ));
         }
         t.note.push_str(&magnitude_note(ms));
-        Ok(vec![
+        let mut out = vec![
             t.artifact(
                 NAME,
                 "paper/figs-5-9",
@@ -210,7 +225,9 @@ impl Study for PhasesStudy {
                 "paper/fig-10",
                 "Fig. 10: key lengths of the same strength, beside our schemes",
             ),
-        ])
+        ];
+        out.extend(java_rsa::findings(NAME, &java, ms));
+        Ok(out)
     }
 }
 

@@ -199,6 +199,20 @@ impl Keypair {
         Ok(Keypair { spec, pkey })
     }
 
+    /// An RSA key pair made elsewhere (another runtime), from its PKCS#8 DER encoding;
+    /// its modulus must have the scheme's bits. For checking another implementation's
+    /// ciphertexts against ours, not for storing keys.
+    pub fn rsa_from_pkcs8_der(spec: AsymSpec, der: &[u8]) -> Result<Keypair, AsymError> {
+        let AsymSpec::Rsa { bits, .. } = spec else {
+            return Err(AsymError::Backend(format!("{spec} is not RSA")));
+        };
+        let pkey = PKey::private_key_from_pkcs8(der)?;
+        if pkey.rsa().map(|r| r.n().num_bits()).ok() != Some(bits as i32) {
+            return Err(AsymError::Backend(format!("not a {bits}-bit RSA key")));
+        }
+        Ok(Keypair { spec, pkey })
+    }
+
     /// The scheme.
     pub fn spec(&self) -> AsymSpec {
         self.spec

@@ -200,3 +200,30 @@ fn rsa_oaep_parameters_are_what_openssl_pkeyutl_expects() {
         assert_eq!(out.stdout, b"interoperable", "{name}");
     }
 }
+
+#[test]
+fn an_rsa_key_made_elsewhere_decrypts_what_its_public_half_encrypted() {
+    let spec = AsymSpec::parse("rsa-1024-pkcs1").unwrap();
+    // A PKCS#8 key as another runtime exports it (made here by OpenSSL directly).
+    let der = PKey::from_rsa(openssl::rsa::Rsa::generate(1024).unwrap())
+        .unwrap()
+        .private_key_to_pkcs8()
+        .unwrap();
+    let pair = Keypair::rsa_from_pkcs8_der(spec, &der).unwrap();
+    let mut ct = Vec::new();
+    Encryptor::new(&pair.public_key().unwrap())
+        .unwrap()
+        .encrypt(b"session key", &mut ct)
+        .unwrap();
+    let mut pt = Vec::new();
+    Decryptor::new(&pair)
+        .unwrap()
+        .decrypt(&ct, &mut pt)
+        .unwrap();
+    assert_eq!(pt, b"session key");
+    // The wrong size for the scheme, and not a key at all, are refused.
+    let rsa2048 = AsymSpec::parse("rsa-2048-pkcs1").unwrap();
+    assert!(Keypair::rsa_from_pkcs8_der(rsa2048, &der).is_err());
+    assert!(Keypair::rsa_from_pkcs8_der(spec, &der[..40]).is_err());
+    assert!(Keypair::rsa_from_pkcs8_der(AsymSpec::parse("p256-ecies").unwrap(), &der).is_err());
+}

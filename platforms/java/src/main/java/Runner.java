@@ -329,6 +329,8 @@ public final class Runner {
             "encrypt", union(CIPHER_FIELDS, "pt"),
             "decrypt", union(CIPHER_FIELDS, "ct", "tag"),
             "time", union(CIPHER_FIELDS, "direction", "input", "reps", "warmup", "reuse", "expect"),
+            "stream", union(CIPHER_FIELDS, "objects", "seed", "reps", "warmup"),
+            "asym", Set.of("id", "op", "scheme", "provider", "message", "keygen_reps", "reps", "warmup"),
             "info", Set.of("id", "op"));
 
     static Set<String> union(Set<String> a, String... more) {
@@ -561,13 +563,15 @@ public final class Runner {
         Object op = req.get("op");
         if ("hash".equals(op)) throw new Unsupported();
         Set<String> allowed = ALLOWED.get(String.valueOf(op));
-        if (allowed == null) throw new Refused("op \"" + op + "\" is not one of encrypt, decrypt, time, info");
+        if (allowed == null) throw new Refused("op \"" + op + "\" is not one of encrypt, decrypt, time, stream, asym, info");
         Set<String> unknown = new TreeSet<>(req.keySet());
         unknown.removeAll(allowed);
         if (!unknown.isEmpty()) throw new Refused("field(s) " + String.join(", ", unknown) + " not used by op \"" + op + "\"");
         return switch ((String) op) {
             case "info" -> info();
             case "time" -> serveTime(req);
+            case "stream" -> Stream.serve(req);
+            case "asym" -> Asym.serve(req);
             default -> serveVector(req, op.equals("encrypt"));
         };
     }

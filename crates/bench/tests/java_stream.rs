@@ -1,0 +1,263 @@
+//! The Java stream experiment of the `objects` study: through the real Java runner when
+//! it is ready (conformance byte for byte, then samples for every phase, the ciphertext's
+//! histogram), and its findings computed from intervals: fed opposite outcomes, each
+//! verdict flips.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+
+use cipherlab_bench::artifact::{Content, Table};
+use cipherlab_bench::id::{Measurement, Runtime};
+use cipherlab_bench::platforms::{RUNTIMES, missing, platforms_dir};
+use cipherlab_bench::studies::java_stream::{DATA_TYPE, conforms};
+use cipherlab_bench::studies::{CipherFilter, Config, Scale, by_name};
+use cipherlab_ciphers::{CipherSpec, Mode, catalogue};
+use cipherlab_harness::Settings;
+use cipherlab_harness::machine::MachineInfo;
+use support::{id, measurement, samples};
+
+const AES_ECB: CipherSpec = CipherSpec::of(&catalogue::AES, 128, Some(Mode::Ecb));
+
+#[test]
+fn java_streams_agree_with_cipherlab_byte_for_byte_then_give_samples() {
+    let dir = platforms_dir(None);
+    let java = RUNTIMES.iter().find(|r| r.name == "java").unwrap();
+    let study = by_name("objects").unwrap();
+    let cfg = Config {
+        filter: CipherFilter::new(&[&AES_ECB.to_string()]),
+        ..Config::new(Scale::Quick)
+    };
+    let e = study.elsewhere(&cfg, &Settings::quick()).unwrap();
+    if let Some((why, fix)) = missing(java, &dir) {
+        println!("SKIP java: {why} (install: {fix})");
+        assert!(e.measurements.is_empty());
+        assert!(e.artifacts.iter().any(|a| a.name == "java/missing"));
+        return;
+    }
+    let proven = e
+        .artifacts
+        .iter()
+        .find(|a| a.name == "java/conformance")
+        .and_then(|a| a.as_table().cloned())
+        .unwrap();
+    assert_eq!(proven.rows.len(), 1, "{proven:?}");
+    assert_eq!(proven.rows[0][3], "yes", "{proven:?}");
+    for phase in ["keygen", "init", "write", "read"] {
+        let m = e
+            .measurements
+            .iter()
+            .find(|m| m.id.phase.as_str() == phase)
+            .unwrap_or_else(|| panic!("no {phase} figure"));
+        assert_eq!(m.id.runtime, Runtime::Java);
+        assert_eq!(m.id.implementation, "java-bc");
+        assert!(m.id.is_cipher(&AES_ECB));
+        assert_eq!(m.samples.len(), 20, "{phase}");
+        assert!(m.samples.iter().all(|s| s.ns > 0 && s.iterations == 1));
+        if matches!(phase, "write" | "read") {
+            assert!(m.id.size > 40_000, "10 records of ~5 KB: {}", m.id.size);
+        }
+    }
+    assert!(e.runtimes.contains_key("java") && e.runtimes.contains_key("java-bc"));
+    // Java's serialization stream is unevenly spread (the paper's Fig. 1), its ciphertext
+    // is not (Fig. 2).
+    let histogram = |name: &str| {
+        e.artifacts
+            .iter()
+            .find_map(|a| match &a.content {
+                Content::Histogram(h) if a.name == name => Some(h.clone()),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("no {name}"))
+    };
+    assert!(histogram("java/histogram/none").uneven());
+    let ct = histogram(&format!("java/histogram/{AES_ECB} (java-bc)"));
+    assert!(!ct.uneven(), "{ct:?}");
+    assert_eq!(ct.data_type, DATA_TYPE);
+    // The findings read the Java figures into their own table.
+    let refs: Vec<&Measurement> = e.measurements.iter().collect();
+    let arts = study.findings(&cfg, &refs, &MachineInfo::detect()).unwrap();
+    let t = arts
+        .iter()
+        .find(|a| a.name == "java/stream-phases")
+        .and_then(|a| a.as_table().cloned())
+        .unwrap();
+    assert_eq!(t.rows.len(), 1);
+}
+
+#[test]
+fn a_ciphertext_that_is_not_cipherlabs_is_refused() {
+    let key = [7u8; 16];
+    let plain = b"\xac\xed\x00\x05 a serialized stream".to_vec();
+    let ct = {
+        let mut c = cipherlab_ciphers::providers::init(&AES_ECB, &key, None).unwrap();
+        let mut buf = plain.clone();
+        buf.resize(AES_ECB.output_len(plain.len()), 0);
+        let n = c.encrypt(&[], &[], &mut buf, plain.len()).unwrap();
+        buf.truncate(n);
+        buf
+    };
+    let answer = |ct: &[u8]| {
+        serde_json::json!({
+            "plain": hex::encode(&plain),
+            "ct_len": ct.len(),
+            "ct_digest": hex::encode(<sha2::Sha256 as sha2::Digest>::digest(ct)),
+        })
+    };
+    assert_eq!(conforms(&answer(&ct), &AES_ECB, &key, &[]).unwrap(), plain);
+    let mut wrong = ct.clone();
+    wrong[3] ^= 1;
+    assert!(conforms(&answer(&wrong), &AES_ECB, &key, &[]).is_err());
+    assert!(conforms(&answer(&ct), &AES_ECB, &[8u8; 16], &[]).is_err());
+}
+
+fn java(alg: &str, phase: &str, ns: f64, seed: u64) -> Measurement {
+    let size = if matches!(phase, "write" | "read") {
+        50_000
+    } else {
+        0
+    };
+    let mut m = measurement(
+        id("objects", alg, phase, size, DATA_TYPE),
+        samples(ns, 0.01, 30, seed),
+    );
+    m.id = m.id.with_runtime(Runtime::Java);
+    m.id.implementation = "java-bc".into();
+    m
+}
+
+fn java_table(ms: &[Measurement]) -> Table {
+    let refs: Vec<&Measurement> = ms.iter().collect();
+    by_name("objects")
+        .unwrap()
+        .findings(&Config::new(Scale::Quick), &refs, &MachineInfo::detect())
+        .unwrap()
+        .iter()
+        .find(|a| a.name == "java/stream-phases")
+        .and_then(|a| a.as_table().cloned())
+        .unwrap()
+}
+
+fn cell(t: &Table, column: &str) -> String {
+    let col = t
+        .columns
+        .iter()
+        .position(|c| c.starts_with(column))
+        .unwrap();
+    t.rows[0][col].as_str().unwrap().to_string()
+}
+
+#[test]
+fn java_verdicts_follow_the_measurements() {
+    let aes = AES_ECB.to_string();
+    let run = |keygen_ns: f64, rust_write_ns: f64| {
+        let mut ms = vec![
+            java(&aes, "keygen", keygen_ns, 1),
+            java(&aes, "init", 2_000.0, 2),
+            java(&aes, "write", 1_000_000.0, 3),
+            java(&aes, "read", 900_000.0, 4),
+        ];
+        // cipherlab's own write of its graph (runtime rust).
+        ms.push(measurement(
+            id("objects", &aes, "write", 50_000, "object-graph"),
+            samples(rust_write_ns, 0.01, 30, 5),
+        ));
+        java_table(&ms)
+    };
+    let slow_keygen = run(5_000_000.0, 200_000.0);
+    assert_eq!(cell(&slow_keygen, "paper: keygen"), "agrees");
+    assert_eq!(cell(&slow_keygen, "Java against"), "slower");
+    let fast_keygen = run(50_000.0, 5_000_000.0);
+    assert_eq!(cell(&fast_keygen, "paper: keygen"), "differs");
+    assert_eq!(cell(&fast_keygen, "Java against"), "faster");
+    // The Rust figure stays in the Rust table, not in Java's.
+    assert_eq!(fast_keygen.rows.len(), 1);
+}
+
+const PAPER_RSA: &str = "rsa-1024-pkcs1";
+
+#[test]
+fn java_rsa_is_decrypted_by_cipherlab_then_timed() {
+    let dir = platforms_dir(None);
+    let java = RUNTIMES.iter().find(|r| r.name == "java").unwrap();
+    let study = by_name("phases").unwrap();
+    let cfg = Config {
+        filter: CipherFilter::new(&[PAPER_RSA]),
+        ..Config::new(Scale::Quick)
+    };
+    let e = study.elsewhere(&cfg, &Settings::quick()).unwrap();
+    if let Some((why, fix)) = missing(java, &dir) {
+        println!("SKIP java: {why} (install: {fix})");
+        assert!(e.measurements.is_empty());
+        return;
+    }
+    let proven = e
+        .artifacts
+        .iter()
+        .find(|a| a.name == "java/rsa-conformance")
+        .and_then(|a| a.as_table().cloned())
+        .unwrap();
+    assert_eq!(proven.rows.len(), 1, "{proven:?}");
+    assert_eq!(proven.rows[0][3], "yes", "{proven:?}");
+    for (phase, n) in [
+        ("keygen", 3),
+        ("init", 20),
+        ("encrypt", 20),
+        ("decrypt", 20),
+    ] {
+        let m = e
+            .measurements
+            .iter()
+            .find(|m| m.id.phase.as_str() == phase)
+            .unwrap_or_else(|| panic!("no {phase} figure"));
+        assert_eq!(m.id.runtime, Runtime::Java);
+        assert_eq!(m.id.algorithm.name(), PAPER_RSA);
+        assert_eq!(m.samples.len(), n, "{phase}");
+        assert!(m.samples.iter().all(|s| s.ns > 0));
+    }
+    let refs: Vec<&Measurement> = e.measurements.iter().collect();
+    let arts = study.findings(&cfg, &refs, &MachineInfo::detect()).unwrap();
+    assert!(arts.iter().any(|a| a.name == "java/rsa-phases"));
+}
+
+#[test]
+fn a_java_rsa_ciphertext_cipherlab_cannot_decrypt_is_refused() {
+    use cipherlab_ciphers::asym::AsymSpec;
+    let spec = AsymSpec::parse(PAPER_RSA).unwrap();
+    // Not a key at all, then a key of the wrong size for the scheme: both refused.
+    let answer = serde_json::json!({"private_key": "3000", "ct": "00"});
+    assert!(cipherlab_bench::studies::java_rsa::conforms(&answer, spec).is_err());
+    let missing = serde_json::json!({"ct": "00"});
+    assert!(cipherlab_bench::studies::java_rsa::conforms(&missing, spec).is_err());
+}
+
+fn java_rsa(phase: &str, ns: f64, seed: u64) -> Measurement {
+    let mut m = measurement(
+        id("phases", PAPER_RSA, phase, 32, "session-key"),
+        samples(ns, 0.01, 30, seed),
+    );
+    m.id = m.id.with_runtime(Runtime::Java);
+    m.id.implementation = "java-bc".into();
+    m
+}
+
+#[test]
+fn java_rsa_verdict_follows_the_measurements() {
+    let table = |decrypt_ns: f64| {
+        let ms = [
+            java_rsa("encrypt", 60_000.0, 1),
+            java_rsa("decrypt", decrypt_ns, 2),
+        ];
+        let refs: Vec<&Measurement> = ms.iter().collect();
+        by_name("phases")
+            .unwrap()
+            .findings(&Config::new(Scale::Quick), &refs, &MachineInfo::detect())
+            .unwrap()
+            .iter()
+            .find(|a| a.name == "java/rsa-phases")
+            .and_then(|a| a.as_table().cloned())
+            .unwrap()
+    };
+    assert_eq!(cell(&table(700_000.0), "paper: private"), "agrees");
+    assert_eq!(cell(&table(20_000.0), "paper: private"), "differs");
+}
