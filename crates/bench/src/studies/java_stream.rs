@@ -56,9 +56,12 @@ impl Load {
     fn of(scale: Scale) -> Load {
         match scale {
             // About 50 KB per stream and one provider: a few seconds with the JVM's start.
+            // 40 rounds: with 20, a third of the figures (key generation and init take
+            // tens of microseconds, read on the wall clock) could not be ordered against
+            // a neighbour in a quick run with one core busy.
             Scale::Quick => Load {
                 objects: 10,
-                reps: 20,
+                reps: 40,
                 warmup: 30,
                 providers: &["java-bc"],
             },

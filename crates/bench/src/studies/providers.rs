@@ -117,7 +117,7 @@ impl Study for ProvidersStudy {
             all_providers: true,
             phases: &["encrypt"],
             reuse: true,
-            extra: std::time::Duration::from_secs(cfg.scale.pick(3, 20, 0)),
+            extra: std::time::Duration::from_secs(cfg.scale.pick(6, 20, 0)),
         };
         measure(&jobs, &target, settings).map_err(|e| err(NAME, e))
     }
