@@ -452,3 +452,64 @@ fn gbench_export_has_google_benchmarks_fields_and_types() {
     let e = GoogleBenchmarkExporter.serialize(&two).unwrap_err();
     assert!(e.to_string().contains("one run"), "{e}");
 }
+
+/// The platforms study's plots are the web-platforms paper's Figure 1: per cipher and
+/// direction, ns per byte against the file size on log scales, one line per runtime,
+/// each point with its interval; a cipher timed at one size gets none.
+#[test]
+fn platforms_plots_ns_per_byte_against_size_one_line_per_runtime() {
+    use cipherlab_bench::id::Runtime;
+    use cipherlab_bench::report::figures::{RunSlice, plots};
+    // Java: 2 us fixed + 1 ns/B; Node: 10 us fixed + 2 ns/B; AES-GCM on Java at one size.
+    let mut ms = Vec::new();
+    for (runtime, fixed, per_byte) in [
+        (Runtime::Java, 2_000.0, 1.0),
+        (Runtime::Node, 10_000.0, 2.0),
+    ] {
+        for size in [145u64, 1 << 20] {
+            let ns = fixed + per_byte * size as f64;
+            let id = id("platforms", "aes-128-cbc", "encrypt", size, "dense").with_runtime(runtime);
+            ms.push(measurement(id, samples(ns, 0.01, 20, size)));
+        }
+    }
+    let gcm = id("platforms", "aes-128-gcm", "encrypt", 1024, "dense").with_runtime(Runtime::Java);
+    ms.push(measurement(gcm, samples(3_000.0, 0.01, 20, 9)));
+    let slice = RunSlice {
+        index: 0,
+        id: 1,
+        measurements: ms.iter().collect(),
+    };
+    let got = plots("platforms", &[slice]);
+    assert_eq!(
+        got.len(),
+        1,
+        "one panel: aes-128-cbc encrypt; gcm has one size"
+    );
+    let p = &got[0];
+    assert_eq!(
+        p.title,
+        "platforms: encrypt of aes-128-cbc, ns per byte by runtime"
+    );
+    assert_eq!(p.y_label, "ns per byte (median, 99% CI)");
+    assert_eq!(
+        p.y_scale,
+        svg::Scale::Log,
+        "ns/B spans decades between 145 B and 1 MiB"
+    );
+    assert!(matches!(
+        p.x,
+        svg::XAxis::Numeric(svg::Scale::Log, svg::Format::Bytes)
+    ));
+    let labels: Vec<&str> = p.series.iter().map(|s| s.label.as_str()).collect();
+    assert_eq!(labels, ["java (rustcrypto)", "node (rustcrypto)"]);
+    let java = &p.series[0].points;
+    let want = (2_000.0 + 145.0) / 145.0;
+    assert!(
+        (java[0].y / want - 1.0).abs() < 0.02,
+        "{} against {want}",
+        java[0].y
+    );
+    assert!(java[0].low <= java[0].y && java[0].y <= java[0].high);
+    let big = (2_000.0 + 1_048_576.0) / 1_048_576.0;
+    assert!((java[1].y / big - 1.0).abs() < 0.02);
+}

@@ -43,12 +43,18 @@ enum Axis {
     Provider,
     /// The cipher; one series per run.
     Algorithm,
+    /// Input size, bytes; one series per runtime and provider (the `platforms` study:
+    /// one cipher per panel, the runtimes side by side).
+    RuntimeSize,
 }
 
 /// A plot to make: its title and which measurements go in.
 struct Panel<'f> {
     title: String,
     axis: Axis,
+    /// y is nanoseconds per byte (on a log scale where it spans a decade) instead of
+    /// throughput or time per call.
+    per_byte: bool,
     keep: Box<dyn Fn(&Measurement) -> bool + 'f>,
 }
 
@@ -79,6 +85,7 @@ fn panels<'f>(study: &str, all: &[&Measurement]) -> Vec<Panel<'f>> {
             .map(|&phase| Panel {
                 title: format!("{study}: {phase} {what}"),
                 axis,
+                per_byte: false,
                 keep: Box::new(move |m: &Measurement| m.id.phase == phase),
             })
             .collect()
@@ -99,12 +106,14 @@ fn panels<'f>(study: &str, all: &[&Measurement]) -> Vec<Panel<'f>> {
                     f => format!("pdf: single shot on {f}, by phase"),
                 },
                 axis: Axis::Phase,
+                per_byte: false,
                 keep: Box::new(move |m: &Measurement| m.id.data_type == dt),
             })
             .collect(),
         "phases" | "objects" => vec![Panel {
             title: format!("{study}: time per phase"),
             axis: Axis::Phase,
+            per_byte: false,
             keep: Box::new(|_| true),
         }],
         "providers" => {
@@ -123,6 +132,7 @@ fn panels<'f>(study: &str, all: &[&Measurement]) -> Vec<Panel<'f>> {
                             super::svg::label(size as f64, Format::Bytes)
                         ),
                         axis: Axis::Provider,
+                        per_byte: false,
                         keep: Box::new(move |m: &Measurement| {
                             m.id.phase == phase && m.id.size == size
                         }),
@@ -131,8 +141,42 @@ fn panels<'f>(study: &str, all: &[&Measurement]) -> Vec<Panel<'f>> {
             }
             out
         }
+        "platforms" => by_runtime(study, all, &phases),
         _ => generic(study, all, &phases),
     }
+}
+
+/// The web-platforms paper's picture (its Figure 1): for each cipher timed at several
+/// sizes and each phase, nanoseconds per byte against the file size, both on log
+/// scales, one line per runtime (and provider), each point with its interval.
+fn by_runtime<'f>(study: &str, all: &[&Measurement], phases: &[Phase]) -> Vec<Panel<'f>> {
+    let mut out = Vec::new();
+    for &phase in phases {
+        let ciphers = distinct(
+            all.iter()
+                .filter(|m| m.id.phase == phase)
+                .map(|m| m.id.algorithm.clone()),
+        );
+        for cipher in ciphers {
+            let sizes = distinct(
+                all.iter()
+                    .filter(|m| m.id.phase == phase && m.id.algorithm == cipher)
+                    .map(|m| m.id.size),
+            );
+            if sizes.len() < 2 {
+                continue;
+            }
+            out.push(Panel {
+                title: format!("{study}: {phase} of {cipher}, ns per byte by runtime"),
+                axis: Axis::RuntimeSize,
+                per_byte: true,
+                keep: Box::new(move |m: &Measurement| {
+                    m.id.phase == phase && m.id.algorithm == cipher
+                }),
+            });
+        }
+    }
+    out
 }
 
 /// Per phase and data type: against size where some cipher was timed at several sizes,
@@ -166,6 +210,7 @@ fn generic<'f>(study: &str, all: &[&Measurement], phases: &[Phase]) -> Vec<Panel
                     format!("{study}: {p} of {t}")
                 },
                 axis: if by_size { Axis::Size } else { Axis::Algorithm },
+                per_byte: false,
                 keep: Box::new(move |m: &Measurement| m.id.phase == phase && m.id.data_type == dt),
             });
         }
@@ -214,14 +259,28 @@ fn place(axis: Axis, m: &Measurement, multi_impl: &HashSet<&Subject>) -> Option<
         Axis::Phase => (alg, X::Cat(m.id.phase.to_string())),
         Axis::Provider => (m.id.implementation.clone(), X::Cat(alg)),
         Axis::Algorithm => (m.id.implementation.clone(), X::Cat(alg)),
+        Axis::RuntimeSize => (
+            format!("{} ({})", m.id.runtime, m.id.implementation),
+            X::Num(m.id.size as f64),
+        ),
     })
 }
 
 /// Throughput in MB/s with its interval when every figure processed bytes; else time
 /// per call in ns.
-fn y_of(m: &Measurement, throughput: bool) -> Option<Point> {
+fn y_of(m: &Measurement, throughput: bool, per_byte: bool) -> Option<Point> {
     let ns = m.median_ns_per_op();
     let (lo, hi) = interval_ns(m);
+    if per_byte {
+        let b = m.bytes_per_op.filter(|b| *b > 0)? as f64;
+        return Some(Point {
+            x: 0.0,
+            y: ns / b,
+            low: lo / b,
+            high: hi / b,
+            hollow: false,
+        });
+    }
     if throughput {
         let b = m.bytes_per_op? as f64;
         // bytes per ns = GB/s; x 1000 = MB/s. The slow end of the time interval is the
@@ -269,7 +328,8 @@ pub fn plots(study: &str, runs: &[RunSlice<'_>]) -> Vec<Plot> {
                 }
             }
         }
-        let throughput = chosen.iter().all(|m| m.bytes_per_op.is_some_and(|b| b > 0))
+        let throughput = !panel.per_byte
+            && chosen.iter().all(|m| m.bytes_per_op.is_some_and(|b| b > 0))
             && !matches!(panel.axis, Axis::Phase);
         // Categories and series in order of first appearance, so every run uses the
         // same positions and colours.
@@ -306,7 +366,7 @@ pub fn plots(study: &str, runs: &[RunSlice<'_>]) -> Vec<Plot> {
                             X::Num(v) => v,
                             X::Cat(c) => categories.iter().position(|k| *k == c)? as f64,
                         };
-                        let p = y_of(m, throughput)?;
+                        let p = y_of(m, throughput, panel.per_byte)?;
                         Some(Point {
                             x,
                             hollow: !m.can_rank(),
@@ -335,11 +395,11 @@ pub fn plots(study: &str, runs: &[RunSlice<'_>]) -> Vec<Plot> {
             .flat_map(|s| s.points.iter().map(|p| p.x))
             .collect();
         let x = match panel.axis {
-            Axis::Size | Axis::KeyBits => {
-                let format = if panel.axis == Axis::Size {
-                    Format::Bytes
-                } else {
+            Axis::Size | Axis::KeyBits | Axis::RuntimeSize => {
+                let format = if panel.axis == Axis::KeyBits {
                     Format::Plain
+                } else {
+                    Format::Bytes
                 };
                 XAxis::Numeric(spread_scale(&xs), format)
             }
@@ -352,21 +412,23 @@ pub fn plots(study: &str, runs: &[RunSlice<'_>]) -> Vec<Plot> {
         let plot = Plot {
             title: panel.title,
             x_label: match panel.axis {
-                Axis::Size => "input size (log scale)".to_string(),
+                Axis::Size | Axis::RuntimeSize => "input size (log scale)".to_string(),
                 Axis::KeyBits => "key size, bits".to_string(),
                 Axis::Mode => "mode".to_string(),
                 Axis::DataType => "data type".to_string(),
                 Axis::Phase => "phase".to_string(),
                 Axis::Provider | Axis::Algorithm => "cipher".to_string(),
             },
-            y_label: if throughput {
+            y_label: if panel.per_byte {
+                "ns per byte (median, 99% CI)".to_string()
+            } else if throughput {
                 "MB/s (median, 99% CI)".to_string()
             } else {
                 "time per call (median, 99% CI)".to_string()
             },
             x,
             y_scale: spread_scale(&ys),
-            y_format: if throughput {
+            y_format: if throughput || panel.per_byte {
                 Format::Plain
             } else {
                 Format::Nanos
