@@ -52,7 +52,7 @@ fn java_streams_agree_with_cipherlab_byte_for_byte_then_give_samples() {
         assert_eq!(m.id.runtime, Runtime::Java);
         assert_eq!(m.id.implementation, "java-bc");
         assert!(m.id.is_cipher(&AES_ECB));
-        assert_eq!(m.samples.len(), 20, "{phase}");
+        assert_eq!(m.samples.len(), 40, "{phase}: --quick's rounds");
         assert!(m.samples.iter().all(|s| s.ns > 0 && s.iterations == 1));
         if matches!(phase, "write" | "read") {
             assert!(m.id.size > 40_000, "10 records of ~5 KB: {}", m.id.size);
@@ -178,11 +178,20 @@ const PAPER_RSA: &str = "rsa-1024-pkcs1";
 
 #[test]
 fn java_rsa_is_decrypted_by_cipherlab_then_timed() {
+    java_public_key_is_decrypted_by_cipherlab_then_timed(PAPER_RSA);
+}
+
+#[test]
+fn java_ecies_is_decrypted_by_cipherlab_then_timed() {
+    java_public_key_is_decrypted_by_cipherlab_then_timed("x25519-ecies");
+}
+
+fn java_public_key_is_decrypted_by_cipherlab_then_timed(scheme: &str) {
     let dir = platforms_dir(None);
     let java = RUNTIMES.iter().find(|r| r.name == "java").unwrap();
     let study = by_name("phases").unwrap();
     let cfg = Config {
-        filter: CipherFilter::new(&[PAPER_RSA]),
+        filter: CipherFilter::new(&[scheme]),
         ..Config::new(Scale::Quick)
     };
     let e = study.elsewhere(&cfg, &Settings::quick()).unwrap();
@@ -211,7 +220,7 @@ fn java_rsa_is_decrypted_by_cipherlab_then_timed() {
             .find(|m| m.id.phase.as_str() == phase)
             .unwrap_or_else(|| panic!("no {phase} figure"));
         assert_eq!(m.id.runtime, Runtime::Java);
-        assert_eq!(m.id.algorithm.name(), PAPER_RSA);
+        assert_eq!(m.id.algorithm.name(), scheme);
         assert_eq!(m.samples.len(), n, "{phase}");
         assert!(m.samples.iter().all(|s| s.ns > 0));
     }

@@ -1,14 +1,15 @@
-//! RSA in the JVM for the `phases` study, as the Java stream-security paper timed it
-//! (Fig. 9: key generation, init, the public-key and the private-key operation) through
-//! the Java runner (platforms/PROTOCOL.md, `asym`).
+//! Public-key encryption in the JVM for the `phases` study: RSA as the Java
+//! stream-security paper timed it (Fig. 9: key generation, init, the public-key and the
+//! private-key operation), and ECIES (X25519, P-256) in cipherlab's construction, beyond
+//! the paper, through the Java runner (platforms/PROTOCOL.md, `asym`).
 //!
 //! Conformance first: the runner returns its private key (PKCS#8) and its ciphertext of
-//! the session key; cipherlab's RSA (OpenSSL, [`cipherlab_ciphers::asym`]) must decrypt
-//! that ciphertext to the session key under that key, else none of the provider's samples
-//! is kept (RSA encryption is randomized, so agreement is shown by decryption, not by
-//! equal bytes).
+//! the session key; cipherlab ([`cipherlab_ciphers::asym`], OpenSSL) must decrypt that
+//! ciphertext to the session key under that key, else none of the provider's samples is
+//! kept (both schemes are randomized, so agreement is shown by decryption, not by equal
+//! bytes).
 
-use cipherlab_ciphers::asym::{AsymSpec, Decryptor, Keypair, RsaPadding};
+use cipherlab_ciphers::asym::{AsymSpec, Curve, Decryptor, Keypair, RsaPadding};
 use cipherlab_harness::{ExternalTimer, Settings};
 use serde_json::{Value, json};
 
@@ -28,12 +29,14 @@ const PHASES: [(Phase, &str); 4] = [
     (Phase::Decrypt, "decrypt"),
 ];
 
-/// The paper's RSA (1024 bits, PKCS#1 v1.5), then OAEP at 1024 and 2048 bits.
-const SCHEMES: [AsymSpec; 3] = [
+/// The paper's RSA (1024 bits, PKCS#1 v1.5), ECIES over X25519 (beyond the paper; the
+/// `--quick` pair), then OAEP at 1024 and 2048 bits and ECIES over P-256.
+const SCHEMES: [AsymSpec; 5] = [
     AsymSpec::Rsa {
         bits: 1024,
         padding: RsaPadding::Pkcs1,
     },
+    AsymSpec::Ecies(Curve::X25519),
     AsymSpec::Rsa {
         bits: 1024,
         padding: RsaPadding::Oaep,
@@ -42,11 +45,12 @@ const SCHEMES: [AsymSpec; 3] = [
         bits: 2048,
         padding: RsaPadding::Oaep,
     },
+    AsymSpec::Ecies(Curve::P256),
 ];
 
 /// What one run asks: schemes, providers, key pairs timed, operation rounds timed and
-/// untimed. BouncyCastle's key generation takes 0.3-0.5 s per pair here, so `--quick`
-/// times only the paper's scheme, three pairs.
+/// untimed. BouncyCastle's RSA key generation takes 0.3-0.5 s per pair here, so
+/// `--quick` times only the paper's scheme and X25519 (microseconds), three pairs each.
 struct Load {
     schemes: &'static [AsymSpec],
     providers: &'static [&'static str],
@@ -59,7 +63,7 @@ impl Load {
     fn of(scale: Scale) -> Load {
         match scale {
             Scale::Quick => Load {
-                schemes: &SCHEMES[..1],
+                schemes: &SCHEMES[..2],
                 providers: &["java-bc"],
                 keygen_reps: 3,
                 reps: 20,
@@ -76,8 +80,8 @@ impl Load {
     }
 }
 
-/// Whether cipherlab's RSA decrypts the runner's ciphertext (`ct`) under the runner's
-/// private key (`private_key`, PKCS#8 DER) to the session key.
+/// Whether cipherlab decrypts the runner's ciphertext (`ct`) under the runner's private
+/// key (`private_key`, PKCS#8 DER) to the session key.
 pub fn conforms(answer: &Value, spec: AsymSpec) -> Result<(), String> {
     let field = |name: &str| {
         answer[name]
@@ -85,8 +89,7 @@ pub fn conforms(answer: &Value, spec: AsymSpec) -> Result<(), String> {
             .and_then(|h| hex::decode(h).ok())
             .ok_or(format!("no {name} in the answer"))
     };
-    let pair =
-        Keypair::rsa_from_pkcs8_der(spec, &field("private_key")?).map_err(|e| e.to_string())?;
+    let pair = Keypair::from_pkcs8_der(spec, &field("private_key")?).map_err(|e| e.to_string())?;
     let mut dec = Decryptor::new(&pair).map_err(|e| e.to_string())?;
     let mut out = Vec::new();
     dec.decrypt(&field("ct")?, &mut out)
@@ -97,8 +100,8 @@ pub fn conforms(answer: &Value, spec: AsymSpec) -> Result<(), String> {
     Ok(())
 }
 
-/// The Java RSA figures of the `phases` study and their conformance table (or why the
-/// Java runner was not ready).
+/// The Java public-key figures of the `phases` study and their conformance table (or why
+/// the Java runner was not ready).
 pub(crate) fn measure(study: &str, cfg: &Config, settings: &Settings) -> Elsewhere {
     let mut out = Elsewhere::default();
     let load = Load::of(cfg.scale);
@@ -193,12 +196,15 @@ pub(crate) fn measure(study: &str, cfg: &Config, settings: &Settings) -> Elsewhe
         }
     }
     proven.note = format!(
-        "RSA in the JVM (platforms/java, `asym`): {} key pairs timed one by one, then {} rounds after {} \
-         untimed, each round Cipher.getInstance + init with the public key, the public-key operation on a \
-         {}-byte session key, and the private-key operation (its cipher made untimed), timed apart with \
-         System.nanoTime. OAEP is SHA-256 with MGF1-SHA-256, as cipherlab's. A provider's figures are kept \
-         only when cipherlab's RSA decrypts its ciphertext under its private key. SunJCE has no RSA key \
-         generator: its pairs come from the JDK's SunRsaSign, as an application's do by default.",
+        "Public-key encryption in the JVM (platforms/java, `asym`): {} key pairs timed one by one, then \
+         {} rounds after {} untimed, each round the init (RSA: Cipher.getInstance + init with the public \
+         key; ECIES: the KeyAgreement and AES-GCM objects created), the public-key operation on a {}-byte \
+         session key, and the private-key operation, timed apart with System.nanoTime. OAEP is SHA-256 \
+         with MGF1-SHA-256 and ECIES is cipherlab's construction (ephemeral key pair, X25519 or P-256 \
+         ECDH, HKDF-SHA-256, AES-256-GCM), so cipherlab can decrypt what the JVM encrypts. A provider's \
+         figures are kept only when cipherlab decrypts its ciphertext under its private key. Key pairs \
+         come from the provider where it has a generator, else from the JDK's default (SunJCE has none \
+         for RSA or the curves: SunRsaSign and SunEC make them, as for an application).",
         load.keygen_reps,
         load.reps,
         load.warmup,
@@ -207,19 +213,20 @@ pub(crate) fn measure(study: &str, cfg: &Config, settings: &Settings) -> Elsewhe
     out.artifacts.push(proven.artifact(
         study,
         "java/rsa-conformance",
-        "RSA in the JVM: conformance",
+        "Public-key encryption in the JVM: conformance",
     ));
     out
 }
 
-/// The Java RSA table: each phase's median, the paper's "private-key operation much
-/// slower than the public one" checked per scheme and provider, and Java against
-/// cipherlab per operation; every verdict from a 99% interval.
+/// The Java public-key table: each phase's median, the paper's "private-key operation
+/// much slower than the public one" checked per RSA scheme and provider (ECIES is beyond
+/// the paper: its ratio is shown without a verdict), and Java against cipherlab per
+/// operation; every verdict from a 99% interval.
 pub fn findings(study: &str, java: &[&Measurement], rust: &[&Measurement]) -> Option<Artifact> {
     let java: Vec<&Measurement> = java
         .iter()
         .copied()
-        .filter(|m| m.id.algorithm.name().starts_with("rsa-"))
+        .filter(|m| AsymSpec::parse(m.id.algorithm.name()).is_ok())
         .collect();
     if java.is_empty() {
         return None;
@@ -250,11 +257,14 @@ pub fn findings(study: &str, java: &[&Measurement], rust: &[&Measurement]) -> Op
             a.zip(b).and_then(|(a, b)| find::ratio(a, b))
         };
         let private_public = ratio(of(Phase::Decrypt), of(Phase::Encrypt));
+        let is_rsa = matches!(AsymSpec::parse(alg.name()), Ok(AsymSpec::Rsa { .. }));
         let v = find::agreement(
             find::Order::Slower,
             find::Order::of(private_public.as_ref()),
         );
-        verdicts.push(v);
+        if is_rsa {
+            verdicts.push(v);
+        }
         let median = |m: Option<&Measurement>, div: f64| {
             m.map_or(Value::Null, |m| num(m.median_ns_per_op() / div))
         };
@@ -274,7 +284,11 @@ pub fn findings(study: &str, java: &[&Measurement], rust: &[&Measurement]) -> Op
             median(of(Phase::Encrypt), 1e3),
             median(of(Phase::Decrypt), 1e3),
             text(find::ratio_text(private_public)),
-            text(v),
+            text(if is_rsa {
+                v.to_string()
+            } else {
+                "beyond the paper".to_string()
+            }),
             text(against(Phase::Encrypt)),
             text(against(Phase::Decrypt)),
         ]);
@@ -290,6 +304,6 @@ pub fn findings(study: &str, java: &[&Measurement], rust: &[&Measurement]) -> Op
     Some(t.artifact(
         study,
         "java/rsa-phases",
-        "RSA in the JVM: time per phase (median)",
+        "Public-key encryption in the JVM: time per phase (median)",
     ))
 }

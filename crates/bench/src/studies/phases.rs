@@ -5,7 +5,8 @@
 //! its public one. We time the same phases for its ciphers and the modern ones, and for
 //! RSA (1024-4096 with OAEP, and 1024 with PKCS#1 v1.5 as the paper used) and ECIES
 //! (X25519, P-256) through [`super::public_key`]. Where the Java runner is ready, RSA in
-//! the JVM too ([`java_rsa`]), in a table of its own.
+//! the JVM too, and ECIES in cipherlab's construction beside it ([`java_rsa`]), in a
+//! table of its own.
 
 use super::find::{self, distinct};
 use super::inputs::Input;

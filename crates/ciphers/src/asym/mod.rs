@@ -199,16 +199,24 @@ impl Keypair {
         Ok(Keypair { spec, pkey })
     }
 
-    /// An RSA key pair made elsewhere (another runtime), from its PKCS#8 DER encoding;
-    /// its modulus must have the scheme's bits. For checking another implementation's
-    /// ciphertexts against ours, not for storing keys.
-    pub fn rsa_from_pkcs8_der(spec: AsymSpec, der: &[u8]) -> Result<Keypair, AsymError> {
-        let AsymSpec::Rsa { bits, .. } = spec else {
-            return Err(AsymError::Backend(format!("{spec} is not RSA")));
-        };
+    /// A key pair made elsewhere (another runtime), from its PKCS#8 DER encoding; it must
+    /// be the scheme's kind (an RSA modulus of the scheme's bits, an X25519 key, a P-256
+    /// key). For checking another implementation's ciphertexts against ours, not for
+    /// storing keys.
+    pub fn from_pkcs8_der(spec: AsymSpec, der: &[u8]) -> Result<Keypair, AsymError> {
         let pkey = PKey::private_key_from_pkcs8(der)?;
-        if pkey.rsa().map(|r| r.n().num_bits()).ok() != Some(bits as i32) {
-            return Err(AsymError::Backend(format!("not a {bits}-bit RSA key")));
+        let fits = match spec {
+            AsymSpec::Rsa { bits, .. } => {
+                pkey.rsa().map(|r| r.n().num_bits()).ok() == Some(bits as i32)
+            }
+            AsymSpec::Ecies(Curve::X25519) => pkey.id() == openssl::pkey::Id::X25519,
+            AsymSpec::Ecies(Curve::P256) => {
+                pkey.ec_key().ok().and_then(|k| k.group().curve_name())
+                    == Some(openssl::nid::Nid::X9_62_PRIME256V1)
+            }
+        };
+        if !fits {
+            return Err(AsymError::Backend(format!("not a key of {spec}")));
         }
         Ok(Keypair { spec, pkey })
     }

@@ -209,7 +209,7 @@ fn an_rsa_key_made_elsewhere_decrypts_what_its_public_half_encrypted() {
         .unwrap()
         .private_key_to_pkcs8()
         .unwrap();
-    let pair = Keypair::rsa_from_pkcs8_der(spec, &der).unwrap();
+    let pair = Keypair::from_pkcs8_der(spec, &der).unwrap();
     let mut ct = Vec::new();
     Encryptor::new(&pair.public_key().unwrap())
         .unwrap()
@@ -223,7 +223,48 @@ fn an_rsa_key_made_elsewhere_decrypts_what_its_public_half_encrypted() {
     assert_eq!(pt, b"session key");
     // The wrong size for the scheme, and not a key at all, are refused.
     let rsa2048 = AsymSpec::parse("rsa-2048-pkcs1").unwrap();
-    assert!(Keypair::rsa_from_pkcs8_der(rsa2048, &der).is_err());
-    assert!(Keypair::rsa_from_pkcs8_der(spec, &der[..40]).is_err());
-    assert!(Keypair::rsa_from_pkcs8_der(AsymSpec::parse("p256-ecies").unwrap(), &der).is_err());
+    assert!(Keypair::from_pkcs8_der(rsa2048, &der).is_err());
+    assert!(Keypair::from_pkcs8_der(spec, &der[..40]).is_err());
+    assert!(Keypair::from_pkcs8_der(AsymSpec::parse("p256-ecies").unwrap(), &der).is_err());
+}
+
+#[test]
+fn an_ecies_key_made_elsewhere_decrypts_what_its_public_half_encrypted() {
+    for (name, pkey) in [
+        ("x25519-ecies", PKey::generate_x25519().unwrap()),
+        (
+            "p256-ecies",
+            PKey::from_ec_key(
+                openssl::ec::EcKey::generate(
+                    &openssl::ec::EcGroup::from_curve_name(openssl::nid::Nid::X9_62_PRIME256V1)
+                        .unwrap(),
+                )
+                .unwrap(),
+            )
+            .unwrap(),
+        ),
+    ] {
+        let spec = AsymSpec::parse(name).unwrap();
+        let der = pkey.private_key_to_pkcs8().unwrap();
+        let pair = Keypair::from_pkcs8_der(spec, &der).unwrap();
+        let mut ct = Vec::new();
+        Encryptor::new(&pair.public_key().unwrap())
+            .unwrap()
+            .encrypt(b"session key", &mut ct)
+            .unwrap();
+        let mut pt = Vec::new();
+        Decryptor::new(&pair)
+            .unwrap()
+            .decrypt(&ct, &mut pt)
+            .unwrap();
+        assert_eq!(pt, b"session key", "{name}");
+        // A key of the other curve, or RSA, is refused.
+        let other = if name == "x25519-ecies" {
+            "p256-ecies"
+        } else {
+            "x25519-ecies"
+        };
+        assert!(Keypair::from_pkcs8_der(AsymSpec::parse(other).unwrap(), &der).is_err());
+        assert!(Keypair::from_pkcs8_der(AsymSpec::parse("rsa-1024-oaep").unwrap(), &der).is_err());
+    }
 }

@@ -18,7 +18,8 @@ import javax.crypto.spec.PSource;
  * paper timed it (Fig. 9): key pair generation, cipher creation + init with the public
  * key, the public-key operation (encrypt) and the private-key operation (decrypt), each
  * timed alone. Schemes use cipherlab's names: `rsa-BITS-pkcs1` (PKCS#1 v1.5, the paper's)
- * and `rsa-BITS-oaep` (OAEP with SHA-256 and MGF1-SHA-256, as cipherlab's).
+ * and `rsa-BITS-oaep` (OAEP with SHA-256 and MGF1-SHA-256, as cipherlab's); and
+ * `x25519-ecies`, `p256-ecies`, cipherlab's ECIES ({@link Ecies}).
  */
 final class Asym {
     private Asym() {}
@@ -26,10 +27,10 @@ final class Asym {
     static final Pattern RSA = Pattern.compile("rsa-(1024|2048|3072|4096)-(pkcs1|oaep)");
 
     static Map<String, Object> serve(Map<String, Object> req) throws Exception {
-        Matcher m = RSA.matcher(String.valueOf(req.get("scheme")));
-        if (!m.matches()) throw new Runner.Unsupported();
-        int bits = Integer.parseInt(m.group(1));
-        boolean oaep = m.group(2).equals("oaep");
+        String scheme = String.valueOf(req.get("scheme"));
+        Matcher m = RSA.matcher(scheme);
+        Ecies.Curve curve = Ecies.curve(scheme);
+        if (!m.matches() && curve == null) throw new Runner.Unsupported();
         Runner.Prov prov = null;
         for (Runner.Prov p : Runner.PROVIDERS) if (p.name.equals(req.get("provider"))) prov = p;
         if (prov == null) throw new Runner.Unsupported();
@@ -37,6 +38,15 @@ final class Asym {
         int keygenReps = Stream.count(req, "keygen_reps", 1, 10_000);
         int reps = Stream.count(req, "reps", 1, 1_000_000);
         int warmup = Stream.count(req, "warmup", 0, 1_000_000);
+        if (curve != null) {
+            Map<String, Object> res = Ecies.serve(curve, prov, msg, keygenReps, reps, warmup);
+            res.putAll(Runner.runFacts());
+            res.put("provider", prov.name);
+            res.put("library_version", prov.version);
+            return res;
+        }
+        int bits = Integer.parseInt(m.group(1));
+        boolean oaep = m.group(2).equals("oaep");
         Provider jca = prov.jca;
         String transform = oaep ? "RSA/ECB/OAEPPadding" : "RSA/ECB/PKCS1Padding";
         OAEPParameterSpec params = oaep
