@@ -235,9 +235,9 @@ fn a_java_rsa_ciphertext_cipherlab_cannot_decrypt_is_refused() {
     let spec = AsymSpec::parse(PAPER_RSA).unwrap();
     // Not a key at all, then a key of the wrong size for the scheme: both refused.
     let answer = serde_json::json!({"private_key": "3000", "ct": "00"});
-    assert!(cipherlab_bench::studies::java_rsa::conforms(&answer, spec).is_err());
+    assert!(cipherlab_bench::studies::java_public_key::conforms(&answer, spec).is_err());
     let missing = serde_json::json!({"ct": "00"});
-    assert!(cipherlab_bench::studies::java_rsa::conforms(&missing, spec).is_err());
+    assert!(cipherlab_bench::studies::java_public_key::conforms(&missing, spec).is_err());
 }
 
 fn java_rsa(phase: &str, ns: f64, seed: u64) -> Measurement {

@@ -37,7 +37,7 @@ mod density;
 mod distribution;
 mod find;
 mod inputs;
-pub mod java_rsa;
+pub mod java_public_key;
 pub mod java_stream;
 mod key_size;
 mod lwc;

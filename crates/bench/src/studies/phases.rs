@@ -5,12 +5,12 @@
 //! its public one. We time the same phases for its ciphers and the modern ones, and for
 //! RSA (1024-4096 with OAEP, and 1024 with PKCS#1 v1.5 as the paper used) and ECIES
 //! (X25519, P-256) through [`super::public_key`]. Where the Java runner is ready, RSA in
-//! the JVM too, and ECIES in cipherlab's construction beside it ([`java_rsa`]), in a
+//! the JVM too, and ECIES in cipherlab's construction beside it ([`java_public_key`]), in a
 //! table of its own.
 
 use super::find::{self, distinct};
 use super::inputs::Input;
-use super::java_rsa;
+use super::java_public_key;
 use super::paper::java_stream::OBJECT_BYTES;
 use super::public_key;
 use super::timing::{Target, add_decrypt, add_encrypt, add_init, add_keygen};
@@ -114,7 +114,7 @@ impl Study for PhasesStudy {
     }
 
     fn elsewhere(&self, cfg: &Config, settings: &Settings) -> Result<Elsewhere, StudyError> {
-        Ok(java_rsa::measure(NAME, cfg, settings))
+        Ok(java_public_key::measure(NAME, cfg, settings))
     }
 
     fn findings(
@@ -227,7 +227,7 @@ impl Study for PhasesStudy {
                 "Fig. 10: key lengths of the same strength, beside our schemes",
             ),
         ];
-        out.extend(java_rsa::findings(NAME, &java, ms));
+        out.extend(java_public_key::findings(NAME, &java, ms));
         Ok(out)
     }
 }
