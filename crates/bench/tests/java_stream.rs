@@ -1,7 +1,7 @@
 //! The Java stream experiment of the `objects` study: through the real Java runner when
 //! it is ready (conformance byte for byte, then samples for every phase, the ciphertext's
-//! histogram), and its findings computed from intervals: fed opposite outcomes, each
-//! verdict flips.
+//! histogram; for Ascon-AEAD128 also a tampered stream refused), and its findings
+//! computed from intervals: fed opposite outcomes, each verdict flips.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -18,6 +18,7 @@ use cipherlab_harness::machine::MachineInfo;
 use support::{id, measurement, samples};
 
 const AES_ECB: CipherSpec = CipherSpec::of(&catalogue::AES, 128, Some(Mode::Ecb));
+const ASCON: CipherSpec = CipherSpec::aead(&catalogue::ASCON_AEAD128);
 
 #[test]
 fn java_streams_agree_with_cipherlab_byte_for_byte_then_give_samples() {
@@ -25,7 +26,7 @@ fn java_streams_agree_with_cipherlab_byte_for_byte_then_give_samples() {
     let java = RUNTIMES.iter().find(|r| r.name == "java").unwrap();
     let study = by_name("objects").unwrap();
     let cfg = Config {
-        filter: CipherFilter::new(&[&AES_ECB.to_string()]),
+        filter: CipherFilter::new(&[&AES_ECB.to_string(), &ASCON.to_string()]),
         ..Config::new(Scale::Quick)
     };
     let e = study.elsewhere(&cfg, &Settings::quick()).unwrap();
@@ -35,29 +36,49 @@ fn java_streams_agree_with_cipherlab_byte_for_byte_then_give_samples() {
         assert!(e.artifacts.iter().any(|a| a.name == "java/missing"));
         return;
     }
+    // Only the Java figures: the filter also picks cipherlab's own Ascon in the study's
+    // Rust part, which `elsewhere` does not run.
+    assert!(e.measurements.iter().all(|m| m.id.runtime == Runtime::Java));
     let proven = e
         .artifacts
         .iter()
         .find(|a| a.name == "java/conformance")
         .and_then(|a| a.as_table().cloned())
         .unwrap();
-    assert_eq!(proven.rows.len(), 1, "{proven:?}");
-    assert_eq!(proven.rows[0][3], "yes", "{proven:?}");
-    for phase in ["keygen", "init", "write", "read"] {
-        let m = e
-            .measurements
-            .iter()
-            .find(|m| m.id.phase.as_str() == phase)
-            .unwrap_or_else(|| panic!("no {phase} figure"));
-        assert_eq!(m.id.runtime, Runtime::Java);
-        assert_eq!(m.id.implementation, "java-bc");
-        assert!(m.id.is_cipher(&AES_ECB));
-        assert_eq!(m.samples.len(), 40, "{phase}: --quick's rounds");
-        assert!(m.samples.iter().all(|s| s.ns > 0 && s.iterations == 1));
-        if matches!(phase, "write" | "read") {
-            assert!(m.id.size > 40_000, "10 records of ~5 KB: {}", m.id.size);
+    // One row per cipher, BouncyCastle only at --quick; Ascon's "yes" also means the
+    // runner refused its stream with a flipped tag bit.
+    assert_eq!(proven.rows.len(), 2, "{proven:?}");
+    for row in &proven.rows {
+        assert_eq!(row[3], "yes", "{proven:?}");
+    }
+    for spec in [AES_ECB, ASCON] {
+        for phase in ["keygen", "init", "write", "read"] {
+            let m = e
+                .measurements
+                .iter()
+                .find(|m| m.id.is_cipher(&spec) && m.id.phase.as_str() == phase)
+                .unwrap_or_else(|| panic!("no {spec} {phase} figure"));
+            assert_eq!(m.id.runtime, Runtime::Java);
+            assert_eq!(m.id.implementation, "java-bc");
+            assert_eq!(
+                m.samples.len(),
+                40,
+                "{spec} {phase}: the quick load's timed rounds"
+            );
+            assert!(m.samples.iter().all(|s| s.ns > 0 && s.iterations == 1));
+            if matches!(phase, "write" | "read") {
+                assert!(m.id.size > 40_000, "10 records of ~5 KB: {}", m.id.size);
+            }
         }
     }
+    // Both ciphers encrypted the same serialized stream (the stream's bytes are the size).
+    let write_size = |spec: &CipherSpec| {
+        e.measurements
+            .iter()
+            .find(|m| m.id.is_cipher(spec) && m.id.phase.as_str() == "write")
+            .map(|m| m.id.size)
+    };
+    assert_eq!(write_size(&AES_ECB), write_size(&ASCON));
     assert!(e.runtimes.contains_key("java") && e.runtimes.contains_key("java-bc"));
     // Java's serialization stream is unevenly spread (the paper's Fig. 1), its ciphertext
     // is not (Fig. 2).
@@ -71,9 +92,11 @@ fn java_streams_agree_with_cipherlab_byte_for_byte_then_give_samples() {
             .unwrap_or_else(|| panic!("no {name}"))
     };
     assert!(histogram("java/histogram/none").uneven());
-    let ct = histogram(&format!("java/histogram/{AES_ECB} (java-bc)"));
-    assert!(!ct.uneven(), "{ct:?}");
-    assert_eq!(ct.data_type, DATA_TYPE);
+    for spec in [AES_ECB, ASCON] {
+        let ct = histogram(&format!("java/histogram/{spec} (java-bc)"));
+        assert!(!ct.uneven(), "{ct:?}");
+        assert_eq!(ct.data_type, DATA_TYPE);
+    }
     // The findings read the Java figures into their own table.
     let refs: Vec<&Measurement> = e.measurements.iter().collect();
     let arts = study.findings(&cfg, &refs, &MachineInfo::detect()).unwrap();
@@ -82,7 +105,14 @@ fn java_streams_agree_with_cipherlab_byte_for_byte_then_give_samples() {
         .find(|a| a.name == "java/stream-phases")
         .and_then(|a| a.as_table().cloned())
         .unwrap();
-    assert_eq!(t.rows.len(), 1);
+    assert_eq!(t.rows.len(), 2);
+    let ascon = t.rows.iter().find(|r| r[0] == ASCON.to_string()).unwrap();
+    let verdict = t
+        .columns
+        .iter()
+        .position(|c| c.starts_with("paper: keygen"))
+        .unwrap();
+    assert_eq!(ascon[verdict], "beyond the paper");
 }
 
 #[test]
@@ -109,6 +139,43 @@ fn a_ciphertext_that_is_not_cipherlabs_is_refused() {
     wrong[3] ^= 1;
     assert!(conforms(&answer(&wrong), &AES_ECB, &key, &[]).is_err());
     assert!(conforms(&answer(&ct), &AES_ECB, &[8u8; 16], &[]).is_err());
+}
+
+#[test]
+fn an_ascon_stream_is_ciphertext_then_tag_and_needs_a_refused_tamper() {
+    let key = [7u8; 16];
+    let nonce = [9u8; 16];
+    let plain = b"\xac\xed\x00\x05 a serialized stream".to_vec();
+    let sealed = {
+        let mut c = cipherlab_ciphers::providers::init(&ASCON, &key, None).unwrap();
+        let mut buf = plain.clone();
+        buf.resize(plain.len() + 16, 0);
+        let n = c.encrypt(&nonce, &[], &mut buf, plain.len()).unwrap();
+        buf.truncate(n);
+        buf
+    };
+    assert_eq!(
+        sealed.len(),
+        plain.len() + 16,
+        "ciphertext then a 16-byte tag"
+    );
+    let answer = |ct: &[u8], tamper_refused: bool| {
+        serde_json::json!({
+            "plain": hex::encode(&plain),
+            "ct_len": ct.len(),
+            "ct_digest": hex::encode(<sha2::Sha256 as sha2::Digest>::digest(ct)),
+            "tamper_refused": tamper_refused,
+        })
+    };
+    assert_eq!(
+        conforms(&answer(&sealed, true), &ASCON, &key, &nonce).unwrap(),
+        plain
+    );
+    // Without the tag, under another nonce, or without the tamper check: refused.
+    let untagged = &sealed[..plain.len()];
+    assert!(conforms(&answer(untagged, true), &ASCON, &key, &nonce).is_err());
+    assert!(conforms(&answer(&sealed, true), &ASCON, &key, &[8u8; 16]).is_err());
+    assert!(conforms(&answer(&sealed, false), &ASCON, &key, &nonce).is_err());
 }
 
 fn java(alg: &str, phase: &str, ns: f64, seed: u64) -> Measurement {
