@@ -175,7 +175,6 @@ fn time_all(
             .into_iter()
             .map(|i| summarized.1[i])
             .collect();
-        timed.extra.undecided = undecided.len() as u64;
         // As many as fit in what is left, each costing its calls (samples, warm-up and
         // the verification call) at its median so far, plus a millisecond of protocol.
         let mut left = budget.saturating_sub(started.elapsed()).as_secs_f64();
@@ -221,6 +220,8 @@ fn time_all(
         summarized = summarize(&pooled, requests, settings, &mut Vec::new());
     }
     timed.extra.seconds = started.elapsed().as_secs_f64();
+    // What is still undecided after the last pass (the loop counted before it).
+    timed.extra.undecided = ranking::undecided(&summarized.0).len() as u64;
     timed.measurements = summarized.0;
     timed
 }
