@@ -54,7 +54,8 @@ fn the_platforms_study_times_every_ready_runtime_after_conformance() {
                             && m.id.algorithm.name() == "aes-128-cbc"
                     })
                     .unwrap_or_else(|| panic!("{rt} {phase} {size}: no figure"));
-                assert_eq!(m.samples.len(), 20, "{rt} {phase} {size}");
+                // 20 planned; an undecided figure gets more in the extra passes.
+                assert!(m.samples.len() >= 20, "{rt} {phase} {size}");
                 assert!(m.samples.iter().all(|s| s.ns > 0 && s.iterations == 1));
                 assert_ne!(m.timer, "", "{rt}: the runner's clock is kept");
                 assert!(
@@ -108,7 +109,7 @@ fn the_providers_study_adds_the_java_providers_through_the_runner() {
             assert_eq!(m.id.runtime.as_str(), "java");
             assert_eq!(m.id.study, "providers");
             assert_eq!(m.id.phase.as_str(), "encrypt");
-            assert_eq!(m.samples.len(), 20);
+            assert!(m.samples.len() >= 20, "{provider} {size}");
         }
     }
     assert!(e.runtimes.contains_key("java-bc"));

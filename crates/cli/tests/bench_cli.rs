@@ -31,11 +31,13 @@ fn a_study_is_stored_ranked_and_compared_with_its_paper() {
     assert!(out.contains("saved as run 1"), "{out}");
     let store = Store::open(dir.path().join("r.sqlite")).unwrap();
     let run = store.load_run(1).unwrap();
-    // des in six modes, encrypt and decrypt; nothing else matched the filter.
+    // des in six modes, encrypt and decrypt; nothing else matched the filter. Each
+    // figure has the 15 planned samples, more when it was undecided against a neighbour
+    // and got extra rounds (which a loaded machine makes likely).
     assert_eq!(run.measurements.len(), 12);
     assert!(run.measurements.iter().all(|m| m.id.study == "modes"
         && m.id.algorithm.name().starts_with("des-")
-        && m.summary.n == 15
+        && m.summary.n >= 15
         && m.summary.median > 0.0));
     for phase in [Phase::Encrypt, Phase::Decrypt] {
         assert!(
@@ -267,7 +269,7 @@ fn the_pdf_study_times_the_users_pdfs_and_checks_the_paper() {
     assert!(
         single
             .iter()
-            .all(|m| m.summary.n == 10 && m.samples.iter().all(|s| s.iterations == 1))
+            .all(|m| m.summary.n >= 10 && m.samples.iter().all(|s| s.iterations == 1))
     );
     assert!(
         run.artifacts
