@@ -16,6 +16,7 @@ use cipherlab_bench::store::{
     EngineKind, Location, NewRun, SCHEMA_VERSION, Store, StoreError, Value,
 };
 use cipherlab_harness::machine::MachineInfo;
+use cipherlab_harness::steadiness::Steadiness;
 use cipherlab_harness::{Mode, RawSample, Settings, Validity};
 use cipherlab_testkit::postgres::TempCluster;
 
@@ -30,6 +31,13 @@ fn validity() -> Validity {
         counter_ticks_per_ns: Some(2.45),
         empty_op_ns: 0.31,
         empty_call_ns: 41.0,
+        // Stored in the run's validity JSON and read back whole.
+        steadiness: Some(Steadiness {
+            readings: 120,
+            median_ns: 150_000.0,
+            low_ns: 148_000.0,
+            high_ns: 171_000.0,
+        }),
     }
 }
 

@@ -20,7 +20,8 @@ use cipherlab_bench::report;
 use cipherlab_bench::store::{Location, NewRun, Store, now_ms};
 use cipherlab_bench::studies::{self, CipherFilter, Config, Inputs, STUDIES, Scale, Study};
 use cipherlab_harness::machine::MachineInfo;
-use cipherlab_harness::{Extra, ExtraReport, Harness, Settings, fork};
+use cipherlab_harness::steadiness::{SpeedProbe, Steadiness};
+use cipherlab_harness::{Extra, ExtraReport, Harness, Settings, Validity, fork};
 use serde_json::{Value, json};
 
 use cipherlab_bench::ranking;
@@ -245,6 +246,8 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         studies::elsewhere_all(&studies, &cfg, &settings, &mut machine)?
     };
     let harness = Harness::new(settings.clone());
+    // The core's speed, read between slices through the run (see `steadiness`).
+    let mut speed = SpeedProbe::new(SPEED_PROBE_EVERY);
     let (measurements, extra) = {
         let steps = suite.planned_slices(&harness);
         let mut progress = ProgressReport::new(steps, child || args.json);
@@ -256,7 +259,16 @@ pub fn run(args: &Args) -> Result<ExitCode> {
                 .then(|| QUICK_LIMIT.saturating_sub(started.elapsed())),
             undecided: &ranking::undecided,
         };
-        let r = suite.run_adaptive(&harness, &mut |p| progress.update(p), &extra);
+        let r = suite.run_adaptive(
+            &harness,
+            &mut |p| {
+                if matches!(p, Progress::Started { .. }) {
+                    speed.tick();
+                }
+                progress.update(p);
+            },
+            &extra,
+        );
         progress.finish();
         r?
     };
@@ -280,7 +292,10 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         command_line: std::env::args().collect::<Vec<_>>().join(" "),
         machine: machine.clone(),
         settings,
-        validity: harness.validity().clone(),
+        validity: Validity {
+            steadiness: speed.summary(),
+            ..harness.validity().clone()
+        },
         load_start,
         load_end,
     };
@@ -305,6 +320,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     } else {
         print_people(&studies, &measurements, &artifacts, &machine, &harness);
         print_validity(&measurements, &machine, load_start, load_end, steal);
+        print_steadiness(run.validity.steadiness.as_ref());
         print_ranking(&measurements, &extra);
         println!(
             "\n{} measurements and {} findings in {:.0} s, saved as run {run_id} in {}",
@@ -464,6 +480,29 @@ fn print_validity(
              programs took CPU time; the thread-CPU-time figures leave it out, the wall-clock \
              ones (whole jobs) do not. Run again on an idle machine to be sure.",
             machine.logical_cores
+        );
+    }
+}
+
+/// How often the run reads the core's speed between slices: about 700 readings in a
+/// `--quick` run, at 0.15–0.3 ms each (three runs of the loop), 0.1% of its time.
+const SPEED_PROBE_EVERY: Duration = Duration::from_millis(200);
+
+/// The core's speed through the run, and a warning when it moved more than the
+/// ranking's margin.
+fn print_steadiness(steadiness: Option<&Steadiness>) {
+    let Some(s) = steadiness else { return };
+    println!("cpu speed: {}", s.to_text());
+    if s.is_unsteady() {
+        println!(
+            "warning: the same fixed work took {:.0}% longer at some moments of the run than \
+             at others: the host changed the core's clock or shared the physical core \
+             (boost and power states, another virtual CPU on its SMT sibling). The CPU-time \
+             figures move with it, so their intervals widen and fewer can be ordered. On one \
+             2-vCPU cloud guest this was worse with the machine idle than with another \
+             process keeping the second vCPU busy (docs/BENCHMARKS.md, \"The same head on \
+             an idle machine\"); a machine with fixed clocks avoids it.",
+            100.0 * (s.spread() - 1.0)
         );
     }
 }

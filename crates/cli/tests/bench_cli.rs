@@ -29,6 +29,10 @@ fn a_study_is_stored_ranked_and_compared_with_its_paper() {
     assert!(out.contains("== modes"), "{out}");
     assert!(out.contains("Modes: time relative to ECB"), "{out}");
     assert!(out.contains("saved as run 1"), "{out}");
+    assert!(
+        out.contains("cpu speed: a fixed reference loop, timed"),
+        "{out}"
+    );
     let store = Store::open(dir.path().join("r.sqlite")).unwrap();
     let run = store.load_run(1).unwrap();
     // des in six modes, encrypt and decrypt; nothing else matched the filter. Each
@@ -47,6 +51,9 @@ fn a_study_is_stored_ranked_and_compared_with_its_paper() {
         );
     }
     assert!(run.info.command_line.contains("bench --quick modes"));
+    // The core's speed through the run, stored with the run's validity figures.
+    let speed = run.validity.steadiness.as_ref().unwrap();
+    assert!(speed.readings >= 5 && speed.low_ns > 0.0 && speed.low_ns <= speed.high_ns);
     let table = run
         .artifacts
         .iter()

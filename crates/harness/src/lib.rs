@@ -17,6 +17,7 @@
 //! | [`validity`] | how far a run's figures can be trusted: timer resolution and overhead, the harness's floor, and the warnings each figure gets |
 //! | [`protocol`] | the [`Bencher`] protocol (calibration, warm-up, samples) and the [`Harness`] that runs it |
 //! | [`suite`] | the [`Suite`] scheduler: benchmarks in rounds over the run, or each in forks; extra rounds for the figures a caller names undecided ([`Suite::run_adaptive`]) |
+//! | [`steadiness`] | how steady the core's speed stayed through a run: a fixed reference loop timed between slices |
 //! | [`fork`] | the protocol between a parent and its fork children |
 //! | [`interleave`] | several operations timed turn about, on the TSC and the thread's CPU time: how the speed tables compare implementations |
 //!
@@ -46,6 +47,7 @@ pub mod protocol;
 pub mod rng;
 pub mod settings;
 pub mod stats;
+pub mod steadiness;
 pub mod suite;
 pub mod timer;
 pub mod validity;

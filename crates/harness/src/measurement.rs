@@ -243,6 +243,7 @@ impl ExternalTimer {
             counter_ticks_per_ns: None,
             empty_op_ns: 0.0,
             empty_call_ns: self.empty_call_ns.unwrap_or(0.0),
+            steadiness: None,
         }
     }
 }

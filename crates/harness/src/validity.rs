@@ -12,6 +12,7 @@ use crate::measurement::RawSample;
 use crate::protocol::{Clocks, Plain, run_protocol};
 use crate::settings::{Mode, Settings};
 use crate::stats::{self, Summary};
+use crate::steadiness::Steadiness;
 use crate::timer::{self, Timer, WallClock};
 
 /// The timer and harness figures a reader needs to judge the results of a run.
@@ -37,6 +38,10 @@ pub struct Validity {
     /// Cost of timing one empty call on its own (single-shot and sample modes), in ns:
     /// the floor under every per-call figure.
     pub empty_call_ns: f64,
+    /// How steady the core's speed stayed through the run (a reference loop timed
+    /// between slices), when the run probed it; older runs have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steadiness: Option<Steadiness>,
 }
 
 /// Measures the timer `main` (its samples' nanoseconds) and the harness's floor on it;
@@ -102,6 +107,7 @@ pub(crate) fn measure(wall: &WallClock, main: &dyn Timer, counter: Option<&dyn T
         counter_ticks_per_ns,
         empty_op_ns: median_of(&batched),
         empty_call_ns: median_of(&calls),
+        steadiness: None,
     }
 }
 

@@ -79,6 +79,7 @@ fn the_statistics_are_the_harness_own() {
         counter_ticks_per_ns: None,
         empty_op_ns: 0.0,
         empty_call_ns: 0.0,
+        steadiness: None,
     };
     let internal = Measurement::from_samples(
         "x".to_string(),

@@ -15,6 +15,7 @@ use crate::id::Measurement;
 use crate::ranking;
 use crate::store::Run;
 use crate::studies::{STUDIES, by_name};
+use cipherlab_harness::steadiness::STEADY_SPREAD;
 
 /// Studies in `cipherlab bench`'s order, then any other study the runs hold (one added
 /// after this build, or a user's) in the order seen.
@@ -200,6 +201,22 @@ fn machine(out: &mut String, runs: &[Run]) {
         }),
         ("empty call (timed alone)", &|r: &Run| {
             format!("{:.1} ns", r.validity.empty_call_ns)
+        }),
+        ("cpu speed", &|r: &Run| {
+            r.validity.steadiness.as_ref().map_or_else(
+                || "not probed".to_string(),
+                |s| {
+                    let warn = if s.is_unsteady() {
+                        format!(
+                            " (more than {:.0}%: wider intervals, fewer figures ordered)",
+                            100.0 * (STEADY_SPREAD - 1.0)
+                        )
+                    } else {
+                        String::new()
+                    };
+                    format!("{}{warn}", s.to_text())
+                },
+            )
         }),
         ("cycle counter", &|r: &Run| {
             format!(

@@ -246,6 +246,7 @@ impl NewRun {
                 counter_ticks_per_ns: None,
                 empty_op_ns: 0.0,
                 empty_call_ns: 0.0,
+                steadiness: None,
             },
             load_start: None,
             load_end: None,

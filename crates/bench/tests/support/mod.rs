@@ -20,6 +20,7 @@ pub fn validity() -> Validity {
         counter_ticks_per_ns: None,
         empty_op_ns: 0.3,
         empty_call_ns: 40.0,
+        steadiness: None,
     }
 }
 
