@@ -315,7 +315,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             run_id,
             store.path(),
             report.as_deref(),
-            (elapsed, &extra),
+            (elapsed, &extra, run.validity.steadiness.as_ref()),
         )?;
     } else {
         print_people(&studies, &measurements, &artifacts, &machine, &harness);
@@ -610,7 +610,7 @@ fn print_json(
     run_id: i64,
     db: &str,
     report: Option<&std::path::Path>,
-    (elapsed, extra): (Duration, &ExtraReport),
+    (elapsed, extra, speed): (Duration, &ExtraReport, Option<&Steadiness>),
 ) -> Result<()> {
     let per_study: Vec<Value> = studies
         .iter()
@@ -635,6 +635,7 @@ fn print_json(
         "measurements": ms.len(),
         "ranking": ranking::census(ms),
         "extra_slices": extra.slices,
+        "cpu_speed": speed,
         "studies": per_study,
     });
     println!("{}", serde_json::to_string_pretty(&out)?);

@@ -67,6 +67,12 @@ fn a_study_is_stored_ranked_and_compared_with_its_paper() {
     assert_eq!(v["studies"][0]["name"], "lwc");
     assert!(v["studies"][0]["measurements"].as_u64().unwrap() >= 6);
     assert!(v["studies"][0]["tables"].as_array().unwrap().len() == 2);
+    // The core's speed: null when the run was too short for five readings.
+    let speed = v.as_object().unwrap().get("cpu_speed").unwrap();
+    assert!(
+        speed.is_null() || speed["readings"].as_u64().unwrap() >= 5,
+        "{speed}"
+    );
 }
 
 fn run_json(dir: &Path) -> Output {
