@@ -1,13 +1,16 @@
 //! The runners of other language runtimes in `platforms/` (Java, Node.js, Python, PHP,
 //! Go; protocol in platforms/PROTOCOL.md): which are present ([`missing`] says why not and
 //! the command that fixes it), talking to one ([`Runner`]), and proving one against
-//! cipherlab before it is timed ([`conformance`]). `cipherlab platforms` and the
-//! `platforms` study both use them.
+//! cipherlab before it is timed ([`conformance`]), and the ciphertext a runner must
+//! reproduce ([`cipherlab_ciphertext`]). `cipherlab platforms` and the `platforms` study
+//! both use them.
 
 pub mod conformance;
 mod runner;
 
 use std::path::{Path, PathBuf};
+
+use cipherlab_ciphers::{CipherSpec, providers};
 
 pub use runner::{Info, ProviderInfo, Runner};
 
@@ -131,4 +134,24 @@ pub fn missing(rt: &Runtime, dir: &Path) -> Option<(String, String)> {
         return Some(("runner not built".into(), setup));
     }
     None
+}
+
+/// cipherlab's ciphertext of `pt` under `spec`, `key` and `iv` with the default provider:
+/// the bytes a runner must reproduce before its figures count. PKCS#7 padding where the
+/// mode pads (the JCA's PKCS5Padding); for an AEAD, `iv` is the nonce, the associated data
+/// is empty and the tag follows the ciphertext.
+pub fn cipherlab_ciphertext(
+    spec: &CipherSpec,
+    key: &[u8],
+    iv: &[u8],
+    pt: &[u8],
+) -> Result<Vec<u8>, String> {
+    let mut c = providers::init(spec, key, None).map_err(|e| e.to_string())?;
+    let mut buf = pt.to_vec();
+    buf.resize(spec.output_len(pt.len()), 0);
+    let n = c
+        .encrypt(iv, &[], &mut buf, pt.len())
+        .map_err(|e| e.to_string())?;
+    buf.truncate(n);
+    Ok(buf)
 }

@@ -10,7 +10,7 @@
 //! through [`cipherlab_harness::Measurement::from_external_samples`], the statistics every
 //! other figure gets; the ciphertext's byte counts through [`Histogram`].
 
-use cipherlab_ciphers::{CipherSpec, Mode, catalogue, providers};
+use cipherlab_ciphers::{CipherSpec, Mode, catalogue};
 use cipherlab_harness::{ExternalTimer, Settings};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
@@ -21,7 +21,7 @@ use crate::artifact::table::{Table, int, num, text};
 use crate::artifact::{Artifact, Content, Histogram};
 use crate::id::{BenchId, Measurement, Phase, Runtime};
 use crate::platforms::conformance::TestRng;
-use crate::platforms::{Info, RUNTIMES, Runner, missing, platforms_dir};
+use crate::platforms::{Info, RUNTIMES, Runner, cipherlab_ciphertext, missing, platforms_dir};
 
 /// The data type of the Java figures: the JVM's own serialization stream.
 pub const DATA_TYPE: &str = "java-objects";
@@ -130,20 +130,6 @@ fn requests(cfg: &Config, load: &Load) -> Vec<Request> {
     out
 }
 
-/// cipherlab's ciphertext of `pt` under `spec`, `key`, `iv` (PKCS#7 padding, as the
-/// JCA's PKCS5Padding; for an AEAD, `iv` is the nonce, the associated data is empty and
-/// the tag follows the ciphertext, as BouncyCastle's stream writes it).
-fn ours(spec: &CipherSpec, key: &[u8], iv: &[u8], pt: &[u8]) -> Result<Vec<u8>, String> {
-    let mut c = providers::init(spec, key, None).map_err(|e| e.to_string())?;
-    let mut buf = pt.to_vec();
-    buf.resize(spec.output_len(pt.len()), 0);
-    let n = c
-        .encrypt(iv, &[], &mut buf, pt.len())
-        .map_err(|e| e.to_string())?;
-    buf.truncate(n);
-    Ok(buf)
-}
-
 /// Whether the runner's ciphertext (`ct_digest`, `ct_len`) is cipherlab's of its stream,
 /// and for an AEAD whether the runner refused its stream with a tampered tag:
 /// `Ok(plain)` when both hold, else why not.
@@ -157,7 +143,7 @@ pub fn conforms(
         .as_str()
         .and_then(|h| hex::decode(h).ok())
         .ok_or("no serialized stream in the answer")?;
-    let ct = ours(spec, key, iv, &plain)?;
+    let ct = cipherlab_ciphertext(spec, key, iv, &plain)?;
     let digest = hex::encode(Sha256::digest(&ct));
     if answer["ct_len"].as_u64() != Some(ct.len() as u64) || answer["ct_digest"] != json!(digest) {
         return Err(format!(

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use cipherlab_ciphers::{CipherSpec, providers};
+use cipherlab_ciphers::CipherSpec;
 use cipherlab_harness::{ExternalTimer, Settings};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
@@ -19,7 +19,7 @@ use crate::artifact::table::{Table, int, num, text};
 use crate::corpus;
 use crate::id::{BenchId, Measurement};
 use crate::platforms::conformance::{TestRng, Verdict, check_runtime};
-use crate::platforms::{RUNTIMES, Runner, missing, platforms_dir};
+use crate::platforms::{RUNTIMES, Runner, cipherlab_ciphertext, missing, platforms_dir};
 use crate::ranking;
 use crate::studies::Elsewhere;
 use crate::studies::inputs::CORPUS_SEED;
@@ -74,18 +74,6 @@ struct Request {
     json: Value,
     /// The warm-up calls when the request is asked again in the same warm process.
     rewarm_calls: u64,
-}
-
-/// SHA-256 (hex) of cipherlab's output for `spec` on `pt`: the digest a runner's
-/// verification call must match before it times anything.
-fn expected_digest(spec: &CipherSpec, key: &[u8], iv: &[u8], pt: &[u8]) -> Result<String, String> {
-    let mut c = providers::init(spec, key, None).map_err(|e| e.to_string())?;
-    let mut buf = pt.to_vec();
-    buf.resize(spec.output_len(pt.len()), 0);
-    let n = c
-        .encrypt(iv, &[], &mut buf, pt.len())
-        .map_err(|e| e.to_string())?;
-    Ok(hex::encode(Sha256::digest(&buf[..n])))
 }
 
 /// Whose figures a study asks the runners for, and how.
@@ -528,7 +516,12 @@ fn requests(
         let iv_field = if spec.is_aead() { "nonce" } else { "iv" };
         for &size in &job.sizes {
             let path = files.path(size);
-            let expect = expected_digest(spec, &key, &iv, &read(&path)?)?;
+            let expect = hex::encode(Sha256::digest(cipherlab_ciphertext(
+                spec,
+                &key,
+                &iv,
+                &read(&path)?,
+            )?));
             for provider in provs {
                 for &phase in target.phases {
                     let mut json = json!({
