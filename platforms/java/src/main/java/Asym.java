@@ -38,13 +38,7 @@ final class Asym {
         int keygenReps = Stream.count(req, "keygen_reps", 1, 10_000);
         int reps = Stream.count(req, "reps", 1, 1_000_000);
         int warmup = Stream.count(req, "warmup", 0, 1_000_000);
-        if (curve != null) {
-            Map<String, Object> res = Ecies.serve(curve, prov, msg, keygenReps, reps, warmup);
-            res.putAll(Runner.runFacts());
-            res.put("provider", prov.name);
-            res.put("library_version", prov.version);
-            return res;
-        }
+        if (curve != null) return Ecies.serve(curve, prov, msg, keygenReps, reps, warmup);
         int bits = Integer.parseInt(m.group(1));
         boolean oaep = m.group(2).equals("oaep");
         Provider jca = prov.jca;
@@ -85,6 +79,17 @@ final class Asym {
         long[][] samples = new long[3][reps];
         for (int i = 0; i < reps; i++) round(transform, jca, pair, params, msg, samples, i);
 
+        return answer(prov, kpg, pair.getPrivate().getEncoded(), ct, keygen, samples, firstCall, warmup, warmupNs);
+    }
+
+    /**
+     * The `asym` answer, the same fields for every scheme: the provider that made the key
+     * pairs, the private key (PKCS#8 DER) and the ciphertext the caller decrypts, the
+     * samples (`keygen`, then `samples` as init, encrypt, decrypt), the untimed first
+     * call, the warm-up, the run's facts and the provider's name and version.
+     */
+    static Map<String, Object> answer(Runner.Prov prov, KeyPairGenerator kpg, byte[] privateKey, byte[] ct,
+            long[] keygen, long[][] samples, long firstCall, int warmup, long warmupNs) {
         Map<String, Object> samplesOut = new LinkedHashMap<>();
         samplesOut.put("keygen", keygen);
         samplesOut.put("init", samples[0]);
@@ -92,7 +97,7 @@ final class Asym {
         samplesOut.put("decrypt", samples[2]);
         Map<String, Object> res = new LinkedHashMap<>();
         res.put("keygen_provider", kpg.getProvider().getName());
-        res.put("private_key", HexFormat.of().formatHex(pair.getPrivate().getEncoded())); // PKCS#8 DER
+        res.put("private_key", HexFormat.of().formatHex(privateKey));
         res.put("ct", HexFormat.of().formatHex(ct));
         res.put("samples_ns", samplesOut);
         res.put("first_call_ns", firstCall);

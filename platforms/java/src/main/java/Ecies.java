@@ -13,7 +13,6 @@ import java.security.spec.NamedParameterSpec;
 import java.security.spec.X509EncodedKeySpec;
 import java.util.Arrays;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import javax.crypto.Cipher;
 import javax.crypto.KeyAgreement;
@@ -167,7 +166,7 @@ final class Ecies {
         return out;
     }
 
-    /** The `asym` answer for an ECIES scheme: the same fields as RSA's. */
+    /** The `asym` answer for an ECIES scheme ({@link Asym#answer}). */
     static Map<String, Object> serve(Curve curve, Runner.Prov prov, byte[] msg, int keygenReps, int reps,
             int warmup) throws Exception {
         Scheme s = new Scheme(curve, prov.jca);
@@ -190,20 +189,8 @@ final class Ecies {
         long[][] samples = new long[3][reps];
         for (int i = 0; i < reps; i++) round(s, pair, msg, samples, i);
 
-        Map<String, Object> samplesOut = new LinkedHashMap<>();
-        samplesOut.put("keygen", keygen);
-        samplesOut.put("init", samples[0]);
-        samplesOut.put("encrypt", samples[1]);
-        samplesOut.put("decrypt", samples[2]);
-        Map<String, Object> res = new LinkedHashMap<>();
-        res.put("keygen_provider", s.kpg.getProvider().getName());
-        res.put("private_key", HexFormat.of().formatHex(pkcs8v1(curve, pair.getPrivate().getEncoded())));
-        res.put("ct", HexFormat.of().formatHex(ct));
-        res.put("samples_ns", samplesOut);
-        res.put("first_call_ns", firstCall);
-        res.put("warmup_calls", (long) warmup);
-        res.put("warmup_ns", warmupNs);
-        return res;
+        byte[] privateKey = pkcs8v1(curve, pair.getPrivate().getEncoded());
+        return Asym.answer(prov, s.kpg, privateKey, ct, keygen, samples, firstCall, warmup, warmupNs);
     }
 
     /**
