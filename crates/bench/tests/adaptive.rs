@@ -8,10 +8,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use cipherlab_bench::id::{BenchId, Phase, Subject, Suite};
+use cipherlab_bench::id::{BenchId, Measurement, Phase, Subject, Suite};
 use cipherlab_bench::ranking;
 use cipherlab_harness::timer::{CounterUnit, Timer, WallClock};
-use cipherlab_harness::{Extra, Harness, Settings};
+use cipherlab_harness::{Extra, ExtraReport, Harness, Settings};
 
 /// Real nanoseconds plus the virtual ones the benchmarks add.
 struct Virtual {
@@ -79,16 +79,32 @@ fn extra(budget: Duration, max_rounds: u32) -> Extra<'static, BenchId> {
     }
 }
 
-#[test]
-fn a_clear_order_stops_after_the_planned_rounds() {
+/// A benchmark: its name, virtual nanoseconds per call, and spread (see [`add`]).
+type Bench = (&'static str, u64, f64);
+
+const A: Bench = ("a", 1_000_000, 0.02);
+/// 15% slower than `A`, but each call anywhere in +/-60%: ten samples cannot order them.
+const B: Bench = ("b", 1_150_000, 0.60);
+const C: Bench = ("c", 5_000_000, 0.02);
+
+/// `benches` on a fresh virtual clock (the n-th with seed n + 1), run adaptively.
+fn run(benches: &[Bench], extra: &Extra<'_, BenchId>) -> (Vec<Measurement>, ExtraReport) {
     let clock = Arc::new(AtomicU64::new(0));
     let mut suite = Suite::new();
-    add(&mut suite, &clock, "a", 1_000_000, 0.02, 1);
-    add(&mut suite, &clock, "b", 3_000_000, 0.02, 2);
-    let h = harness(&clock);
-    let (ms, report) = suite
-        .run_adaptive(&h, &mut |_| {}, &extra(Duration::from_secs(10), 20))
-        .unwrap();
+    for (seed, &(alg, ns, spread)) in (1..).zip(benches) {
+        add(&mut suite, &clock, alg, ns, spread, seed);
+    }
+    suite
+        .run_adaptive(&harness(&clock), &mut |_| {}, extra)
+        .unwrap()
+}
+
+#[test]
+fn a_clear_order_stops_after_the_planned_rounds() {
+    let (ms, report) = run(
+        &[A, ("b", 3_000_000, 0.02)],
+        &extra(Duration::from_secs(10), 20),
+    );
     assert_eq!(ms[0].timer, "virtual");
     assert_eq!((report.slices, report.passes, report.undecided), (0, 0, 0));
     assert!(ms.iter().all(|m| m.summary.n == 10));
@@ -96,31 +112,14 @@ fn a_clear_order_stops_after_the_planned_rounds() {
 
 #[test]
 fn an_overlap_gets_extra_rounds_until_it_separates() {
-    let clock = Arc::new(AtomicU64::new(0));
-    let mut suite = Suite::new();
-    add(&mut suite, &clock, "a", 1_000_000, 0.02, 1);
-    // 15% slower, but each call anywhere in +/-60%: ten samples cannot order it.
-    add(&mut suite, &clock, "b", 1_150_000, 0.60, 2);
-    add(&mut suite, &clock, "c", 5_000_000, 0.02, 3);
-    let h = harness(&clock);
-    let (planned, _) = suite
-        .run_adaptive(&h, &mut |_| {}, &extra(Duration::ZERO, 0))
-        .unwrap();
+    let (planned, _) = run(&[A, B, C], &extra(Duration::ZERO, 0));
     assert_eq!(
         ranking::undecided(&planned),
         vec![0, 1],
         "the test's premise"
     );
 
-    let clock = Arc::new(AtomicU64::new(0));
-    let mut suite = Suite::new();
-    add(&mut suite, &clock, "a", 1_000_000, 0.02, 1);
-    add(&mut suite, &clock, "b", 1_150_000, 0.60, 2);
-    add(&mut suite, &clock, "c", 5_000_000, 0.02, 3);
-    let h = harness(&clock);
-    let (ms, report) = suite
-        .run_adaptive(&h, &mut |_| {}, &extra(Duration::from_secs(30), 40))
-        .unwrap();
+    let (ms, report) = run(&[A, B, C], &extra(Duration::from_secs(30), 40));
     assert!(report.slices > 0 && report.passes > 0, "{report:?}");
     assert!(!report.budget_spent, "{report:?}");
     assert_eq!(report.undecided, 0, "{report:?}");
@@ -143,37 +142,18 @@ fn an_overlap_gets_extra_rounds_until_it_separates() {
 
 #[test]
 fn the_budget_and_the_round_limit_bound_the_extra_rounds() {
-    let clock = Arc::new(AtomicU64::new(0));
-    let mut suite = Suite::new();
-    add(&mut suite, &clock, "a", 1_000_000, 0.02, 1);
-    add(&mut suite, &clock, "b", 1_150_000, 0.60, 2);
-    let h = harness(&clock);
-    let (_, report) = suite
-        .run_adaptive(&h, &mut |_| {}, &extra(Duration::ZERO, 40))
-        .unwrap();
+    let (_, report) = run(&[A, B], &extra(Duration::ZERO, 40));
     assert!(report.budget_spent && report.slices == 0, "{report:?}");
 
-    let clock = Arc::new(AtomicU64::new(0));
-    let mut suite = Suite::new();
-    add(&mut suite, &clock, "a", 1_000_000, 0.02, 1);
-    add(&mut suite, &clock, "b", 1_150_000, 0.60, 2);
-    let h = harness(&clock);
-    let (ms, report) = suite
-        .run_adaptive(&h, &mut |_| {}, &extra(Duration::from_secs(30), 1))
-        .unwrap();
+    let (ms, report) = run(&[A, B], &extra(Duration::from_secs(30), 1));
     assert_eq!((report.slices, report.passes), (2, 1), "{report:?}");
     assert!(ms.iter().all(|m| m.summary.n == 15));
 
     // A run limit already reached leaves no time for extra slices.
-    let clock = Arc::new(AtomicU64::new(0));
-    let mut suite = Suite::new();
-    add(&mut suite, &clock, "a", 1_000_000, 0.02, 1);
-    add(&mut suite, &clock, "b", 1_150_000, 0.60, 2);
-    let h = harness(&clock);
     let limited = Extra {
         run_limit: Some(Duration::ZERO),
         ..extra(Duration::from_secs(30), 40)
     };
-    let (_, report) = suite.run_adaptive(&h, &mut |_| {}, &limited).unwrap();
+    let (_, report) = run(&[A, B], &limited);
     assert!(report.budget_spent && report.slices == 0, "{report:?}");
 }

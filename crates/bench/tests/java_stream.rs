@@ -9,29 +9,25 @@ mod support;
 
 use cipherlab_bench::artifact::{Content, Table};
 use cipherlab_bench::id::{Measurement, Runtime};
-use cipherlab_bench::platforms::{RUNTIMES, missing, platforms_dir};
 use cipherlab_bench::studies::java_stream::{DATA_TYPE, conforms};
 use cipherlab_bench::studies::{CipherFilter, Config, Scale, by_name};
 use cipherlab_ciphers::{CipherSpec, Mode, catalogue};
 use cipherlab_harness::Settings;
 use cipherlab_harness::machine::MachineInfo;
-use support::{id, measurement, samples};
+use support::{id, measurement, runner_ready, samples};
 
 const AES_ECB: CipherSpec = CipherSpec::of(&catalogue::AES, 128, Some(Mode::Ecb));
 const ASCON: CipherSpec = CipherSpec::aead(&catalogue::ASCON_AEAD128);
 
 #[test]
 fn java_streams_agree_with_cipherlab_byte_for_byte_then_give_samples() {
-    let dir = platforms_dir(None);
-    let java = RUNTIMES.iter().find(|r| r.name == "java").unwrap();
     let study = by_name("objects").unwrap();
     let cfg = Config {
         filter: CipherFilter::new(&[&AES_ECB.to_string(), &ASCON.to_string()]),
         ..Config::new(Scale::Quick)
     };
     let e = study.elsewhere(&cfg, &Settings::quick()).unwrap();
-    if let Some((why, fix)) = missing(java, &dir) {
-        println!("SKIP java: {why} (install: {fix})");
+    if !runner_ready("java") {
         assert!(e.measurements.is_empty());
         assert!(e.artifacts.iter().any(|a| a.name == "java/missing"));
         return;
@@ -254,16 +250,13 @@ fn java_ecies_is_decrypted_by_cipherlab_then_timed() {
 }
 
 fn java_public_key_is_decrypted_by_cipherlab_then_timed(scheme: &str) {
-    let dir = platforms_dir(None);
-    let java = RUNTIMES.iter().find(|r| r.name == "java").unwrap();
     let study = by_name("phases").unwrap();
     let cfg = Config {
         filter: CipherFilter::new(&[scheme]),
         ..Config::new(Scale::Quick)
     };
     let e = study.elsewhere(&cfg, &Settings::quick()).unwrap();
-    if let Some((why, fix)) = missing(java, &dir) {
-        println!("SKIP java: {why} (install: {fix})");
+    if !runner_ready("java") {
         assert!(e.measurements.is_empty());
         return;
     }

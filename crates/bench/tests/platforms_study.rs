@@ -4,25 +4,18 @@
 //! and the findings built from them. A runtime that is not installed must be listed with
 //! the command that installs it, not fail the run.
 
-use cipherlab_bench::platforms::{RUNTIMES, missing, platforms_dir};
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+
+use cipherlab_bench::platforms::RUNTIMES;
 use cipherlab_bench::studies::{self, CipherFilter, Config, Scale};
 use cipherlab_harness::Settings;
 use cipherlab_harness::machine::MachineInfo;
 
 #[test]
 fn the_platforms_study_times_every_ready_runtime_after_conformance() {
-    let dir = platforms_dir(None);
-    let ready: Vec<&str> = RUNTIMES
-        .iter()
-        .filter(|rt| match missing(rt, &dir) {
-            Some((why, fix)) => {
-                println!("SKIP {}: {why} (install: {fix})", rt.name);
-                false
-            }
-            None => true,
-        })
-        .map(|rt| rt.name)
-        .collect();
+    let ready = support::ready_runtimes();
     let study = studies::by_name("platforms").unwrap();
     let cfg = Config {
         filter: CipherFilter::new(&["aes-128-cbc"]),
@@ -85,12 +78,7 @@ fn the_platforms_study_times_every_ready_runtime_after_conformance() {
 
 #[test]
 fn the_providers_study_adds_the_java_providers_through_the_runner() {
-    let dir = platforms_dir(None);
-    let Some(java) = RUNTIMES.iter().find(|rt| rt.name == "java") else {
-        panic!("java is not among the runtimes");
-    };
-    if let Some((why, fix)) = missing(java, &dir) {
-        println!("SKIP java: {why} (install: {fix})");
+    if !support::runner_ready("java") {
         return;
     }
     let study = studies::by_name("providers").unwrap();

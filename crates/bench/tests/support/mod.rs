@@ -1,9 +1,11 @@
 //! Synthetic runs for the report and compare tests: measurements summarized by the real
-//! code from samples whose distribution the test chooses.
+//! code from samples whose distribution the test chooses; and which platform runners are
+//! ready for the tests that go through them.
 #![allow(dead_code)]
 
 use cipherlab_bench::artifact::Artifact;
 use cipherlab_bench::id::{BenchId, Measurement, Phase, Subject};
+use cipherlab_bench::platforms::{RUNTIMES, missing, platforms_dir};
 use cipherlab_bench::store::{NewRun, Run, Store};
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_harness::rng::Rng;
@@ -90,4 +92,29 @@ pub fn saved(
         store.add_artifact(id, a).unwrap();
     }
     store.load_run(id).unwrap()
+}
+
+/// Whether the runner of runtime `name` is ready; when it is not, prints a `SKIP` line with
+/// why and the command that fixes it (a developer without the runtime still runs the rest).
+pub fn runner_ready(name: &str) -> bool {
+    let rt = RUNTIMES
+        .iter()
+        .find(|rt| rt.name == name)
+        .unwrap_or_else(|| panic!("{name} is not among the runtimes"));
+    match missing(rt, &platforms_dir(None)) {
+        Some((why, fix)) => {
+            println!("SKIP {name}: {why} (install: {fix})");
+            false
+        }
+        None => true,
+    }
+}
+
+/// The runtimes whose runners are ready, in [`RUNTIMES`]' order (a `SKIP` line for each other).
+pub fn ready_runtimes() -> Vec<&'static str> {
+    RUNTIMES
+        .iter()
+        .map(|rt| rt.name)
+        .filter(|name| runner_ready(name))
+        .collect()
 }
