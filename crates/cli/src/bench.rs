@@ -8,7 +8,6 @@
 //! environment) rebuilds the suite, runs its one benchmark inside `Suite::run` and exits
 //! there.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -27,6 +26,9 @@ use serde_json::{Value, json};
 use cipherlab_bench::ranking;
 
 use crate::results;
+
+mod progress;
+use progress::ProgressReport;
 
 /// Options of `cipherlab bench`.
 #[derive(clap::Args)]
@@ -337,57 +339,6 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// A progress bar on a terminal; elsewhere (CI logs) a line at every tenth. A step is
-/// one slice of one benchmark (see [`ROUNDS`]).
-struct ProgressReport {
-    bar: Option<indicatif::ProgressBar>,
-    total: usize,
-    started: usize,
-    quiet: bool,
-    next_line: usize,
-}
-
-impl ProgressReport {
-    fn new(total: usize, quiet: bool) -> ProgressReport {
-        let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
-            let bar = indicatif::ProgressBar::new(total as u64);
-            if let Ok(style) =
-                indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} eta {eta} {msg}")
-            {
-                bar.set_style(style);
-            }
-            bar.enable_steady_tick(Duration::from_millis(200));
-            bar
-        });
-        ProgressReport {
-            bar,
-            total,
-            started: 0,
-            quiet,
-            next_line: 0,
-        }
-    }
-
-    fn update(&mut self, p: Progress<'_>) {
-        if let Progress::Started { id, .. } = p {
-            self.started += 1;
-            if let Some(bar) = &self.bar {
-                bar.set_position(self.started.saturating_sub(1) as u64);
-                bar.set_message(format!("{} {} {}", id.study, id.algorithm, id.phase));
-            } else if !self.quiet && self.started > self.next_line {
-                eprintln!("  {}/{} steps done", self.started - 1, self.total);
-                self.next_line = self.started + self.total.div_ceil(10);
-            }
-        }
-    }
-
-    fn finish(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-        }
-    }
 }
 
 /// The 1-minute load average, where the OS tells it.
