@@ -38,6 +38,7 @@ fn validity() -> Validity {
             low_ns: 148_000.0,
             high_ns: 171_000.0,
         }),
+        keep_awake: Some(1),
     }
 }
 

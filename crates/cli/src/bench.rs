@@ -18,6 +18,7 @@ use cipherlab_bench::id::{Measurement, Progress, Suite};
 use cipherlab_bench::report;
 use cipherlab_bench::store::{Location, NewRun, Store, now_ms};
 use cipherlab_bench::studies::{self, CipherFilter, Config, Inputs, STUDIES, Scale, Study};
+use cipherlab_harness::keep_awake::KeepAwake;
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_harness::steadiness::{SpeedProbe, Steadiness};
 use cipherlab_harness::{Extra, ExtraReport, Harness, Settings, Validity, fork};
@@ -96,6 +97,13 @@ pub struct Args {
     /// Do not write the HTML report.
     #[arg(long)]
     no_report: bool,
+    /// Let the machine's other CPUs idle while measuring. By default the run keeps
+    /// them awake with busy loops at the lowest scheduling priority (SCHED_IDLE, which
+    /// yields to any other work), because on a virtual machine an idle CPU lets the
+    /// host move the measuring core's speed: the figures then wander and fewer can be
+    /// ordered (docs/studies.md, "CPU speed").
+    #[arg(long)]
+    no_keep_awake: bool,
 }
 
 /// With `--quick`, user files are cut to this many bytes.
@@ -229,6 +237,17 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             machine.flags_present()
         );
     }
+    // The other CPUs kept awake from here to the last sample (see `keep_awake`); a fork
+    // child measures under its parent's.
+    let keep_awake = (!child && !args.no_keep_awake).then(KeepAwake::start);
+    let spinners = keep_awake.as_ref().map_or(0, KeepAwake::count);
+    if !child && !args.json && spinners > 0 {
+        eprintln!(
+            "  keeping {spinners} other CPU{} awake with idle-priority busy loops while measuring (--no-keep-awake to let {} idle)",
+            if spinners == 1 { "" } else { "s" },
+            if spinners == 1 { "it" } else { "them" }
+        );
+    }
     let load_start = load_average();
     let steal_start = steal_ticks();
     if !child && !args.json {
@@ -274,6 +293,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         progress.finish();
         r?
     };
+    drop(keep_awake);
     let measurements = [measurements, elsewhere].concat();
     let elapsed = started.elapsed();
     let load_end = load_average();
@@ -296,6 +316,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         settings,
         validity: Validity {
             steadiness: speed.summary(),
+            keep_awake: Some(spinners as u32),
             ..harness.validity().clone()
         },
         load_start,
@@ -322,7 +343,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     } else {
         print_people(&studies, &measurements, &artifacts, &machine, &harness);
         print_validity(&measurements, &machine, load_start, load_end, steal);
-        print_steadiness(run.validity.steadiness.as_ref());
+        print_steadiness(run.validity.steadiness.as_ref(), spinners);
         print_ranking(&measurements, &extra);
         println!(
             "\n{} measurements and {} findings in {:.0} s, saved as run {run_id} in {}",
@@ -441,18 +462,26 @@ const SPEED_PROBE_EVERY: Duration = Duration::from_millis(200);
 
 /// The core's speed through the run, and a warning when it moved more than the
 /// ranking's margin.
-fn print_steadiness(steadiness: Option<&Steadiness>) {
+fn print_steadiness(steadiness: Option<&Steadiness>, spinners: usize) {
     let Some(s) = steadiness else { return };
-    println!("cpu speed: {}", s.to_text());
+    let awake = match spinners {
+        0 => "the other CPUs left idle".to_string(),
+        n => format!("{n} other CPU(s) kept awake"),
+    };
+    println!("cpu speed: {} ({awake})", s.to_text());
     if s.is_unsteady() {
+        let advice = if spinners == 0 {
+            "Keeping the other CPUs awake (the default; this run had --no-keep-awake or a \
+             single CPU) steadied it on a 2-vCPU cloud guest"
+        } else {
+            "Other virtual machines on the same host, or its power management, move it \
+             even with this machine's CPUs awake; a machine with fixed clocks avoids it"
+        };
         println!(
             "warning: the same fixed work took {:.0}% longer at some moments of the run than \
-             at others: the host changed the core's clock or shared the physical core \
-             (boost and power states, another virtual CPU on its SMT sibling). The CPU-time \
-             figures move with it, so their intervals widen and fewer can be ordered. On one \
-             2-vCPU cloud guest this was worse with the machine idle than with another \
-             process keeping the second vCPU busy (docs/BENCHMARKS.md, \"The same head on \
-             an idle machine\"); a machine with fixed clocks avoids it.",
+             at others: the host changed the core's clock or shared the physical core. The \
+             CPU-time figures move with it, so their intervals widen and fewer can be \
+             ordered. {advice} (docs/studies.md, \"CPU speed\").",
             100.0 * (s.spread() - 1.0)
         );
     }

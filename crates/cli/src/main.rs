@@ -84,6 +84,9 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // A start of this executable asked to keep a CPU awake for a measuring parent spins
+    // here and never returns (cipherlab_harness::keep_awake).
+    cipherlab_harness::keep_awake::serve_if_asked();
     let cli = Cli::parse();
     interrupt::remove_outputs_on_signals();
     let result = match cli.command {

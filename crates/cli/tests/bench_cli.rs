@@ -51,7 +51,10 @@ fn a_study_is_stored_ranked_and_compared_with_its_paper() {
         );
     }
     assert!(run.info.command_line.contains("bench --quick modes"));
-    // The core's speed through the run, stored with the run's validity figures.
+    // The other CPUs were kept awake, one spinner each; the core's speed through the
+    // run is stored with the run's validity figures.
+    let cpus = std::thread::available_parallelism().unwrap().get() as u32;
+    assert_eq!(run.validity.keep_awake, Some(cpus - 1));
     let speed = run.validity.steadiness.as_ref().unwrap();
     assert!(speed.readings >= 5 && speed.low_ns > 0.0 && speed.low_ns <= speed.high_ns);
     let table = run
@@ -340,4 +343,76 @@ fn analyze_tells_even_bytes_from_uneven_ones() {
         run(&["analyze", "missing"], dir.path()).status.code(),
         Some(5)
     );
+}
+
+/// The processes that keep CPUs awake for the measuring process `parent`.
+#[cfg(target_os = "linux")]
+fn spinners_of(parent: u32) -> Vec<u32> {
+    let wanted = format!("CIPHERLAB_KEEP_AWAKE={parent}");
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/environ"))
+                .is_ok_and(|env| env.split(|b| *b == 0).any(|v| v == wanted.as_bytes()))
+        })
+        .collect()
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn the_cpus_kept_awake_are_released_when_the_run_ends_or_dies() {
+    use std::time::{Duration, Instant};
+    let cpus = std::thread::available_parallelism().unwrap().get();
+    if cpus < 2 {
+        println!("SKIP: one CPU, nothing to keep awake");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let bench = |extra: &[&str]| {
+        let mut args = vec!["bench", "--quick", "lwc", "--db", "k.sqlite", "--no-report"];
+        args.extend(extra);
+        Command::new(env!("CARGO_BIN_EXE_cipherlab"))
+            .args(&args)
+            .current_dir(dir.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap()
+    };
+    let wait_for = |what: &str, pid: u32, want: &dyn Fn(usize) -> bool| {
+        let start = Instant::now();
+        loop {
+            let n = spinners_of(pid).len();
+            if want(n) {
+                return n;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "{what}: {n} spinners"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    };
+    // A run that ends stops its spinners before it exits.
+    let mut run = bench(&["--cipher", "ascon-aead128"]);
+    let pid = run.id();
+    assert!(run.wait().unwrap().success());
+    assert!(spinners_of(pid).is_empty());
+    // Killed outright: its spinners die with it (the kernel's parent-death signal).
+    let mut run = bench(&[]);
+    let pid = run.id();
+    assert_eq!(wait_for("started", pid, &|n| n > 0), cpus - 1);
+    run.kill().unwrap();
+    run.wait().unwrap();
+    wait_for("after SIGKILL", pid, &|n| n == 0);
+    // --no-keep-awake starts none, and says so in the stored run.
+    let mut run = bench(&["--no-keep-awake", "--cipher", "ascon-aead128"]);
+    let pid = run.id();
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(spinners_of(pid).is_empty());
+    assert!(run.wait().unwrap().success());
+    let store = Store::open(dir.path().join("k.sqlite")).unwrap();
+    let awake = |id| store.load_run(id).unwrap().validity.keep_awake;
+    assert_eq!((awake(1), awake(2)), (Some(cpus as u32 - 1), Some(0)));
 }

@@ -17,6 +17,7 @@
 //! | [`validity`] | how far a run's figures can be trusted: timer resolution and overhead, the harness's floor, and the warnings each figure gets |
 //! | [`protocol`] | the [`Bencher`] protocol (calibration, warm-up, samples) and the [`Harness`] that runs it |
 //! | [`suite`] | the [`Suite`] scheduler: benchmarks in rounds over the run, or each in forks; extra rounds for the figures a caller names undecided ([`Suite::run_adaptive`]) |
+//! | [`keep_awake`] | idle-priority spinners on the other CPUs while a run measures, so the measuring core's speed holds still |
 //! | [`steadiness`] | how steady the core's speed stayed through a run: a fixed reference loop timed between slices |
 //! | [`fork`] | the protocol between a parent and its fork children |
 //! | [`interleave`] | several operations timed turn about, on the TSC and the thread's CPU time: how the speed tables compare implementations |
@@ -41,6 +42,7 @@
 
 pub mod fork;
 pub mod interleave;
+pub mod keep_awake;
 pub mod machine;
 pub mod measurement;
 pub mod protocol;

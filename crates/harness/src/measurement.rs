@@ -244,6 +244,7 @@ impl ExternalTimer {
             empty_op_ns: 0.0,
             empty_call_ns: self.empty_call_ns.unwrap_or(0.0),
             steadiness: None,
+            keep_awake: None,
         }
     }
 }

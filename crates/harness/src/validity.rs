@@ -42,6 +42,10 @@ pub struct Validity {
     /// between slices), when the run probed it; older runs have none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub steadiness: Option<Steadiness>,
+    /// How many idle-priority spinners kept the other CPUs awake during the run
+    /// ([`crate::keep_awake`]); `None` in runs that did not say (older ones).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keep_awake: Option<u32>,
 }
 
 /// Measures the timer `main` (its samples' nanoseconds) and the harness's floor on it;
@@ -108,6 +112,7 @@ pub(crate) fn measure(wall: &WallClock, main: &dyn Timer, counter: Option<&dyn T
         empty_op_ns: median_of(&batched),
         empty_call_ns: median_of(&calls),
         steadiness: None,
+        keep_awake: None,
     }
 }
 

@@ -80,6 +80,7 @@ fn the_statistics_are_the_harness_own() {
         empty_op_ns: 0.0,
         empty_call_ns: 0.0,
         steadiness: None,
+        keep_awake: None,
     };
     let internal = Measurement::from_samples(
         "x".to_string(),

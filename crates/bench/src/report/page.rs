@@ -218,6 +218,14 @@ fn machine(out: &mut String, runs: &[Run]) {
                 },
             )
         }),
+        (
+            "other CPUs while measuring",
+            &|r: &Run| match r.validity.keep_awake {
+                None => "not recorded".to_string(),
+                Some(0) => "left idle".to_string(),
+                Some(n) => format!("{n} kept awake (idle-priority busy loops)"),
+            },
+        ),
         ("cycle counter", &|r: &Run| {
             format!(
                 "{} (resolution {} ticks, invariant {}, {} ticks/ns)",

@@ -247,6 +247,7 @@ impl NewRun {
                 empty_op_ns: 0.0,
                 empty_call_ns: 0.0,
                 steadiness: None,
+                keep_awake: None,
             },
             load_start: None,
             load_end: None,

@@ -23,6 +23,7 @@ pub fn validity() -> Validity {
         empty_op_ns: 0.3,
         empty_call_ns: 40.0,
         steadiness: None,
+        keep_awake: None,
     }
 }
 
