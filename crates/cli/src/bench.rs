@@ -237,6 +237,8 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             machine.flags_present()
         );
     }
+    // Read before the spinners below start: they count in the load average.
+    let load_start = load_average();
     // The other CPUs kept awake from here to the last sample (see `keep_awake`); a fork
     // child measures under its parent's.
     let keep_awake = (!child && !args.no_keep_awake).then(KeepAwake::start);
@@ -248,7 +250,6 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             if spinners == 1 { "it" } else { "them" }
         );
     }
-    let load_start = load_average();
     let steal_start = steal_ticks();
     if !child && !args.json {
         warn_load(load_start, &machine, "at the start");
@@ -296,7 +297,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     drop(keep_awake);
     let measurements = [measurements, elsewhere].concat();
     let elapsed = started.elapsed();
-    let load_end = load_average();
+    let load_end = load_average().map(|l| without_spinners(l, spinners, elapsed));
     let steal = steal_ticks().zip(steal_start).map(|((s1, t1), (s0, t0))| {
         s1.saturating_sub(s0) as f64 / t1.saturating_sub(t0).max(1) as f64
     });
@@ -360,6 +361,16 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A load average read at the end of a run, less what the run's own `spinners`
+/// (always runnable, so counted in it) added: Linux's 1-minute figure is an exponential
+/// average with a 60 s time constant, so a task runnable for `elapsed` adds
+/// 1 - e^(-elapsed / 60 s). What is left is comparable with the start's reading and with
+/// runs without spinners: the measuring thread and any other program.
+fn without_spinners(load: f64, spinners: usize, elapsed: Duration) -> f64 {
+    let own = spinners as f64 * (1.0 - (-elapsed.as_secs_f64() / 60.0).exp());
+    (load - own).max(0.0)
 }
 
 /// The 1-minute load average, where the OS tells it.
@@ -620,4 +631,21 @@ fn print_json(
     });
     println!("{}", serde_json::to_string_pretty(&out)?);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_runs_own_spinners_are_taken_out_of_the_end_load() {
+        // One spinner for 3 minutes adds 1 - e^-3 = 0.95 to the 1-minute load average.
+        let end = without_spinners(2.05, 1, Duration::from_secs(180));
+        assert!((end - 1.10).abs() < 0.01, "{end}");
+        // For 30 s it has added only 1 - e^-0.5 = 0.39.
+        let end = without_spinners(1.5, 1, Duration::from_secs(30));
+        assert!((end - 1.11).abs() < 0.01, "{end}");
+        assert_eq!(without_spinners(0.2, 3, Duration::from_secs(600)), 0.0);
+        assert_eq!(without_spinners(1.3, 0, Duration::from_secs(600)), 1.3);
+    }
 }
