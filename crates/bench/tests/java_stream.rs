@@ -14,7 +14,7 @@ use cipherlab_bench::studies::{CipherFilter, Config, Scale, by_name};
 use cipherlab_ciphers::{CipherSpec, Mode, catalogue};
 use cipherlab_harness::Settings;
 use cipherlab_harness::machine::MachineInfo;
-use support::{id, measurement, runner_ready, samples};
+use support::{id, measurement, runner_ready, samples, table_named};
 
 const AES_ECB: CipherSpec = CipherSpec::of(&catalogue::AES, 128, Some(Mode::Ecb));
 const ASCON: CipherSpec = CipherSpec::aead(&catalogue::ASCON_AEAD128);
@@ -35,12 +35,7 @@ fn java_streams_agree_with_cipherlab_byte_for_byte_then_give_samples() {
     // Only the Java figures: the filter also picks cipherlab's own Ascon in the study's
     // Rust part, which `elsewhere` does not run.
     assert!(e.measurements.iter().all(|m| m.id.runtime == Runtime::Java));
-    let proven = e
-        .artifacts
-        .iter()
-        .find(|a| a.name == "java/conformance")
-        .and_then(|a| a.as_table().cloned())
-        .unwrap();
+    let proven = table_named(&e.artifacts, "java/conformance");
     // One row per cipher, BouncyCastle only at --quick; Ascon's "yes" also means the
     // runner refused its stream with a flipped tag bit.
     assert_eq!(proven.rows.len(), 2, "{proven:?}");
@@ -96,11 +91,7 @@ fn java_streams_agree_with_cipherlab_byte_for_byte_then_give_samples() {
     // The findings read the Java figures into their own table.
     let refs: Vec<&Measurement> = e.measurements.iter().collect();
     let arts = study.findings(&cfg, &refs, &MachineInfo::detect()).unwrap();
-    let t = arts
-        .iter()
-        .find(|a| a.name == "java/stream-phases")
-        .and_then(|a| a.as_table().cloned())
-        .unwrap();
+    let t = table_named(&arts, "java/stream-phases");
     assert_eq!(t.rows.len(), 2);
     let ascon = t.rows.iter().find(|r| r[0] == ASCON.to_string()).unwrap();
     let verdict = t
@@ -191,14 +182,13 @@ fn java(alg: &str, phase: &str, ns: f64, seed: u64) -> Measurement {
 
 fn java_table(ms: &[Measurement]) -> Table {
     let refs: Vec<&Measurement> = ms.iter().collect();
-    by_name("objects")
-        .unwrap()
-        .findings(&Config::new(Scale::Quick), &refs, &MachineInfo::detect())
-        .unwrap()
-        .iter()
-        .find(|a| a.name == "java/stream-phases")
-        .and_then(|a| a.as_table().cloned())
-        .unwrap()
+    table_named(
+        &by_name("objects")
+            .unwrap()
+            .findings(&Config::new(Scale::Quick), &refs, &MachineInfo::detect())
+            .unwrap(),
+        "java/stream-phases",
+    )
 }
 
 fn cell(t: &Table, column: &str) -> String {
@@ -260,12 +250,7 @@ fn java_public_key_is_decrypted_by_cipherlab_then_timed(scheme: &str) {
         assert!(e.measurements.is_empty());
         return;
     }
-    let proven = e
-        .artifacts
-        .iter()
-        .find(|a| a.name == "java/rsa-conformance")
-        .and_then(|a| a.as_table().cloned())
-        .unwrap();
+    let proven = table_named(&e.artifacts, "java/rsa-conformance");
     assert_eq!(proven.rows.len(), 1, "{proven:?}");
     assert_eq!(proven.rows[0][3], "yes", "{proven:?}");
     for (phase, n) in [
@@ -318,14 +303,13 @@ fn java_rsa_verdict_follows_the_measurements() {
             java_rsa("decrypt", decrypt_ns, 2),
         ];
         let refs: Vec<&Measurement> = ms.iter().collect();
-        by_name("phases")
-            .unwrap()
-            .findings(&Config::new(Scale::Quick), &refs, &MachineInfo::detect())
-            .unwrap()
-            .iter()
-            .find(|a| a.name == "java/rsa-phases")
-            .and_then(|a| a.as_table().cloned())
-            .unwrap()
+        table_named(
+            &by_name("phases")
+                .unwrap()
+                .findings(&Config::new(Scale::Quick), &refs, &MachineInfo::detect())
+                .unwrap(),
+            "java/rsa-phases",
+        )
     };
     assert_eq!(cell(&table(700_000.0), "paper: private"), "agrees");
     assert_eq!(cell(&table(20_000.0), "paper: private"), "differs");

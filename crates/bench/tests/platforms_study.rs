@@ -23,12 +23,7 @@ fn the_platforms_study_times_every_ready_runtime_after_conformance() {
     };
     let e = study.elsewhere(&cfg, &Settings::quick()).unwrap();
 
-    let missing_table = e
-        .artifacts
-        .iter()
-        .find(|a| a.name == "missing-runtimes")
-        .and_then(|a| a.as_table().cloned())
-        .unwrap();
+    let missing_table = support::table_named(&e.artifacts, "missing-runtimes");
     assert_eq!(missing_table.rows.len(), RUNTIMES.len() - ready.len());
     for row in &missing_table.rows {
         assert!(row[2].as_str().unwrap().contains("setup"), "{row:?}");
@@ -67,11 +62,7 @@ fn the_platforms_study_times_every_ready_runtime_after_conformance() {
         println!("SKIP: no runtime ready (bash platforms/setup)");
         return;
     }
-    let table2 = artifacts
-        .iter()
-        .find(|a| a.name == "table-2")
-        .and_then(|a| a.as_table().cloned())
-        .unwrap();
+    let table2 = support::table_named(&artifacts, "table-2");
     assert_eq!(table2.rows.len(), 4);
     assert_eq!(table2.columns.len(), 2 + 2 * ready.len());
 }

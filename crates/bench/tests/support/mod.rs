@@ -3,7 +3,7 @@
 //! ready for the tests that go through them.
 #![allow(dead_code)]
 
-use cipherlab_bench::artifact::Artifact;
+use cipherlab_bench::artifact::{Artifact, Table};
 use cipherlab_bench::id::{BenchId, Measurement, Phase, Subject};
 use cipherlab_bench::platforms::{RUNTIMES, missing, platforms_dir};
 use cipherlab_bench::store::{NewRun, Run, Store};
@@ -118,4 +118,13 @@ pub fn ready_runtimes() -> Vec<&'static str> {
         .map(|rt| rt.name)
         .filter(|name| runner_ready(name))
         .collect()
+}
+
+/// The table artifact called `name`; panics, naming it, when there is none.
+pub fn table_named(artifacts: &[Artifact], name: &str) -> Table {
+    artifacts
+        .iter()
+        .find(|a| a.name == name)
+        .and_then(|a| a.as_table().cloned())
+        .unwrap_or_else(|| panic!("no table {name}"))
 }
