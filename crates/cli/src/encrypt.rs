@@ -406,7 +406,10 @@ pub(crate) fn run_raw(
         spec = spec.with_padding(cipherlab_seal::Padding::None);
     }
     let hex_key = match (&c.key, &c.key_hex_file) {
-        (Some(h), _) => Some(Zeroizing::new(h.clone())),
+        (Some(h), _) => {
+            crate::secret::warn_command_line("--key", "--key-hex-file FILE or --key-file FILE");
+            Some(Zeroizing::new(h.clone()))
+        }
         (None, Some(f)) => Some(read_hex_key(f, c.input.as_deref())?),
         (None, None) => None,
     };

@@ -16,6 +16,7 @@ mod pdf;
 mod platforms;
 mod report;
 mod results;
+mod secret;
 mod vectors;
 
 use std::process::ExitCode;

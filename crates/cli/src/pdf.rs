@@ -23,8 +23,9 @@ const USER_PASSWORD_ENV: &str = "CIPHERLAB_PDF_USER_PASSWORD";
 /// `pdf encrypt`'s new owner password, if not given otherwise.
 const OWNER_PASSWORD_ENV: &str = "CIPHERLAB_PDF_OWNER_PASSWORD";
 
-const EXIT_CODES: &str = "Exit codes: 0 done; 1 wrong or missing password, or \
---require-authenticated not met; 2 usage; 3 not \
+const EXIT_CODES: &str = "Exit codes: 0 done; 1 wrong or missing password, \
+--require-authenticated not met, or a password given for a file that is not encrypted \
+(decrypt; --allow-unencrypted copies it through); 2 usage; 3 not \
 readable as a PDF (not a PDF, damaged beyond repair, unsupported encryption); 4 the output \
 exists (use --force); 5 input/output error; 6 disk full; 7 the document cannot be kept \
 whole (nothing written); 8 a limit against hostile input was hit (the message names the \
@@ -173,6 +174,12 @@ struct DecryptArgs {
     /// password, so a password that opens it proves nothing about its content.
     #[arg(long)]
     require_authenticated: bool,
+    /// When a password is given (option, file or environment) and the file is not
+    /// encrypted, rewrite it anyway. Without this, such a file is refused (exit 1, nothing
+    /// written): a plain file where an encrypted one was expected is what someone without
+    /// the password can put in its place.
+    #[arg(long, conflicts_with = "require_authenticated")]
+    allow_unencrypted: bool,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -368,6 +375,12 @@ fn prompt(question: &str) -> Result<Option<Zeroizing<String>>, Error> {
 
 impl InputPassword {
     fn get(&self, stdin_taken: bool) -> Result<Option<Zeroizing<String>>, Error> {
+        if self.password.is_some() {
+            crate::secret::warn_command_line(
+                "--password",
+                "--password-file FILE or $CIPHERLAB_PDF_PASSWORD",
+            );
+        }
         password_from(
             self.password_file.as_deref(),
             PASSWORD_ENV,
@@ -379,14 +392,19 @@ impl InputPassword {
 }
 
 /// Runs `work` with the input's password; when none was given and the file needs one,
-/// asks for it on the terminal (if there is one) and runs `work` again.
+/// asks for it on the terminal (if there is one) and runs `work` again. Also says whether
+/// a password was given (an option, its file or the environment), which `pdf decrypt`
+/// needs to know: a given password that opened nothing means the file is not what the
+/// user expected.
 fn with_password<T>(
     file: &Path,
     source: &InputPassword,
     work: impl Fn(Option<&str>) -> Result<T, Error>,
-) -> Result<T, Error> {
+) -> Result<(T, bool), Error> {
     let given = source.get(is_dash(file))?;
-    match work(given.as_deref().map(String::as_str)) {
+    // The empty password given explicitly is what is tried without one.
+    let was_given = given.as_ref().is_some_and(|p| !p.is_empty());
+    let r = match work(given.as_deref().map(String::as_str)) {
         Err(Error::PasswordRequired) if given.is_none() => {
             match prompt(&format!("Password of {}: ", shown(file)))? {
                 Some(p) => work(Some(&p)),
@@ -394,7 +412,8 @@ fn with_password<T>(
             }
         }
         r => r,
-    }
+    };
+    r.map(|t| (t, was_given))
 }
 
 /// A new password for `pdf encrypt`: from its file, variable or option, else asked twice.
@@ -480,6 +499,7 @@ fn to_json(file: &Path, i: &Info) -> Value {
             "payload_pdf_version": w.payload_version,
             "P": w.p,
             "needs_password": w.needs_password,
+            "authenticated": w.cipher.is_some() && w.needs_password,
             "password": w.password,
         })
     });
@@ -589,7 +609,7 @@ fn print_text(file: &Path, i: &Info) {
                 if e.needs_password {
                     "yes (the empty user password does not open it)"
                 } else {
-                    "no (the user password is empty)"
+                    "no: it opens with the EMPTY user password (anyone can read it)"
                 }
             );
             if let Some(p) = &e.password {
@@ -630,23 +650,32 @@ fn print_text(file: &Path, i: &Info) {
         match (&w.cipher, &w.cfm) {
             (Some(c), Some(cfm)) => {
                 println!(
-                    "  cipher: {c} (/CFM /{cfm}), every string and stream authenticated; keys \
-                     from the passwords by the revision 6 algorithm; payload PDF {}",
+                    "  cipher: {c} (/CFM /{cfm}), every string and stream sealed with a tag; \
+                     keys from the passwords by the revision 6 algorithm; payload PDF {}",
                     w.payload_version.as_deref().unwrap_or("?")
                 );
-                println!(
-                    "  password needed: {}",
-                    if w.needs_password {
-                        "yes (the empty user password does not open it)"
-                    } else {
-                        "no (the user password is empty)"
-                    }
-                );
+                if w.needs_password {
+                    println!("  password needed: yes (the empty user password does not open it)");
+                    println!(
+                        "  authenticated: yes, for whoever holds a password: a file that \
+                         opens and checks out was written by someone who knew one"
+                    );
+                } else {
+                    println!(
+                        "  password needed: no: it opens with the EMPTY user password, so anyone \
+                         could have written it"
+                    );
+                    println!(
+                        "  authenticated: NO (the tags are under keys anyone can recover; `pdf \
+                         decrypt --require-authenticated` refuses it)"
+                    );
+                }
                 if let Some(p) = &w.password {
                     println!("  the given password is the {p} password");
                 }
                 println!(
-                    "  open it with: cipherlab pdf decrypt {} -o OUT.pdf (the password is asked)",
+                    "  open it with: cipherlab pdf decrypt {} -o OUT.pdf --require-authenticated \
+                     (the password is asked)",
                     shown(file)
                 );
             }
@@ -662,7 +691,7 @@ fn decrypt(a: &DecryptArgs) -> anyhow::Result<()> {
     let limits = a.limits.limits()?;
     check_output(&a.output, a.force)?;
     let buf = read_input(&a.file)?;
-    let d = with_password(&a.file, &a.password, |pw| {
+    let (d, password_given) = with_password(&a.file, &a.password, |pw| {
         cipherlab_pdf::decrypt_with(&buf, pw, &limits)
     })?;
     let which = |au: &cipherlab_pdf::Auth| if au.owner { "owner" } else { "user" };
@@ -675,18 +704,43 @@ fn decrypt(a: &DecryptArgs) -> anyhow::Result<()> {
             d.strings,
             d.streams
         ),
-        (Some(au), Protection::Standard { revision, .. }) => format!(
-            "is a Standard-handler PDF (revision {revision}; encrypted, NOT authenticated: its \
-             content could have been changed without the password): decrypted with the {} \
-             password ({} strings, {} streams)",
-            which(au),
+        (Some(_), Protection::EmptyPassword { cipher, .. }) => format!(
+            "is a lightweight-cipher PDF ({}) opened with the EMPTY user password: anyone could \
+             have written it, so it is NOT authenticated; decrypted ({} strings, {} streams)",
+            cipher.name(),
             d.strings,
             d.streams
         ),
+        (Some(au), Protection::Standard { revision, .. }) => format!(
+            "is a Standard-handler PDF (revision {revision}; encrypted, NOT authenticated: its \
+             content could have been changed without the password): {} ({} strings, {} \
+             streams)",
+            if au.empty_password {
+                "opened with the EMPTY user password: anyone could have written it".to_string()
+            } else {
+                format!("decrypted with the {} password", which(au))
+            },
+            d.strings,
+            d.streams
+        ),
+        _ if password_given => "was NOT encrypted (the password given was not used); \
+                                rewritten, as --allow-unencrypted asks"
+            .to_string(),
         _ => "was not encrypted; rewritten".to_string(),
     };
     for w in &d.warnings {
         eprintln!("warning: {w}");
+    }
+    if password_given && d.auth.is_none() && !a.allow_unencrypted && !a.require_authenticated {
+        // The user expected an encrypted file: a plain one (or a wrapper stripped of its
+        // payload's link) in its place is what an attacker without the password can make.
+        return Err(crate::exit::fail(
+            crate::exit::Code::Authentication,
+            "a password was given, but the file is NOT encrypted: the password was not used \
+             and nothing in the file is protected (an unencrypted file, or a wrapper whose \
+             payload is no longer linked, may have been put in place of the encrypted one); \
+             nothing was written. To copy unencrypted files through, add --allow-unencrypted",
+        ));
     }
     if a.require_authenticated && !d.protection.authenticated() {
         return Err(crate::exit::fail(
@@ -695,6 +749,9 @@ fn decrypt(a: &DecryptArgs) -> anyhow::Result<()> {
                 "{}; --require-authenticated: nothing was written",
                 match &d.protection {
                     Protection::None => "not encrypted, so nothing in it is authenticated",
+                    Protection::EmptyPassword { .. } =>
+                        "the EMPTY user password opens this file: anyone could have written \
+                         it, so nothing in it is authenticated",
                     _ => "a Standard-handler PDF: encrypted but not authenticated",
                 }
             ),
@@ -713,6 +770,25 @@ fn decrypt(a: &DecryptArgs) -> anyhow::Result<()> {
         }
     );
     Ok(())
+}
+
+/// What a file encrypted with an empty user password gives up: it opens for anyone, so
+/// nothing in it can say who wrote it.
+fn empty_user_password_gives_up(cipher: cipherlab_pdf::Cipher) -> String {
+    let what = match cipher {
+        cipherlab_pdf::Cipher::Lwc(_) => {
+            "its authentication proves nothing about who wrote it: anyone can make a file \
+             that opens the same way, and `pdf decrypt --require-authenticated` refuses it"
+        }
+        cipherlab_pdf::Cipher::Standard(_) => {
+            "anyone can read it, and nothing in it says who wrote it"
+        }
+    };
+    format!(
+        "the user password is EMPTY: the file opens without a password, so {what}. That suits \
+         a permissions-only file (readers enforce the permissions); to keep the content \
+         private or to know who wrote it, give a user password"
+    )
 }
 
 fn encrypt(a: &EncryptArgs) -> anyhow::Result<()> {
@@ -740,6 +816,22 @@ fn encrypt(a: &EncryptArgs) -> anyhow::Result<()> {
     let permissions = cipherlab_pdf::permissions::parse(&a.permissions)?;
     check_output(&a.output, a.force)?;
     let stdin_taken = is_dash(&a.file);
+    for (given, flag, instead) in [
+        (
+            a.user_password.is_some(),
+            "--user-password",
+            "--user-password-file FILE or $CIPHERLAB_PDF_USER_PASSWORD",
+        ),
+        (
+            a.owner_password.is_some(),
+            "--owner-password",
+            "--owner-password-file FILE or $CIPHERLAB_PDF_OWNER_PASSWORD",
+        ),
+    ] {
+        if given {
+            crate::secret::warn_command_line(flag, instead);
+        }
+    }
     let user = new_password(
         a.user_password_file.as_deref(),
         USER_PASSWORD_ENV,
@@ -754,8 +846,11 @@ fn encrypt(a: &EncryptArgs) -> anyhow::Result<()> {
         stdin_taken || a.user_password_file.as_deref().is_some_and(is_dash),
         "owner",
     )?;
+    if user.is_empty() {
+        eprintln!("warning: {}", empty_user_password_gives_up(cipher));
+    }
     let buf = read_input(&a.file)?;
-    let e = with_password(&a.file, &a.password, |pw| {
+    let (e, _) = with_password(&a.file, &a.password, |pw| {
         let opts = Options {
             cipher,
             user_password: &user,

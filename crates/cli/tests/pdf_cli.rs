@@ -8,7 +8,9 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-use cipherlab_testkit::pdf::{classic_file, last_startxref, readme_rows, shared_dir as shared};
+use cipherlab_testkit::pdf::{
+    append_update, classic_file, minimal_pdf, readme_rows, replace_once, shared_dir as shared,
+};
 use cipherlab_testkit::process::{have, stderr};
 use serde_json::Value;
 
@@ -479,23 +481,6 @@ fn existing_output_needs_force() {
 
 // ---- hostile input ---------------------------------------------------------------
 
-fn minimal_pdf() -> Vec<u8> {
-    let content = "BT /F1 24 Tf 72 700 Td (Hello hostile world) Tj ET";
-    classic_file(
-        &[
-            "<</Type/Catalog/Pages 2 0 R>>",
-            "<</Type/Pages/Kids[3 0 R]/Count 1>>",
-            "<</Type/Page/Parent 2 0 R/MediaBox[0 0 612 792]/Contents 4 0 R/Resources<</Font<</F1 5 0 R>>>>>>",
-            &format!(
-                "<</Length {}>>\nstream\n{content}\nendstream",
-                content.len()
-            ),
-            "<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>",
-        ],
-        "",
-    )
-}
-
 /// Runs info and decrypt on `bytes`; both must end cleanly. Returns decrypt's output.
 fn hostile(name: &str, bytes: &[u8], password: Option<&str>) -> (Output, Option<Vec<u8>>) {
     let tmp = tmpdir();
@@ -515,7 +500,10 @@ fn hostile(name: &str, bytes: &[u8], password: Option<&str>) -> (Output, Option<
         out.to_str().unwrap(),
     ];
     if let Some(p) = password {
-        a.extend(["--password", p]);
+        // Damage can cut an encrypted file's /Encrypt away; this test is about reading
+        // damage, so such a file is rewritten as `pdf encrypt` reads it
+        // (pdf_forgeries.rs tests the refusal).
+        a.extend(["--password", p, "--allow-unencrypted"]);
     }
     let o = cl(&a);
     assert_clean(&o, &format!("{name} (decrypt)"));
@@ -777,43 +765,6 @@ fn lcg_bytes(n: usize, seed: u64) -> Vec<u8> {
             (s >> 56) as u8
         })
         .collect()
-}
-
-fn replace_once(hay: &[u8], needle: &[u8], with: &[u8]) -> Vec<u8> {
-    let i = hay
-        .windows(needle.len())
-        .rposition(|w| w == needle)
-        .unwrap_or_else(|| panic!("{:?} not found", String::from_utf8_lossy(needle)));
-    let mut v = hay[..i].to_vec();
-    v.extend_from_slice(with);
-    v.extend_from_slice(&hay[i + needle.len()..]);
-    v
-}
-
-/// Appends an incremental update to a classic file: new objects and a trailer derived
-/// from the last one by `edit`.
-fn append_update(f: &[u8], objs: &[(u32, &[u8])], edit: impl Fn(Vec<u8>) -> Vec<u8>) -> Vec<u8> {
-    let t = f.windows(7).rposition(|w| w == b"trailer").unwrap();
-    let (sx, prev) = last_startxref(f);
-    let mut trailer = f[t + 7..sx].to_vec();
-    let lt = trailer.windows(2).position(|w| w == b"<<").unwrap();
-    trailer.splice(lt + 2..lt + 2, format!("/Prev {prev} ").bytes());
-    let trailer = edit(trailer);
-    let mut out = f.to_vec();
-    out.push(b'\n');
-    let mut xref = b"xref\n".to_vec();
-    for (n, body) in objs {
-        xref.extend_from_slice(format!("{n} 1\n{:010} 00000 n \n", out.len()).as_bytes());
-        out.extend_from_slice(format!("{n} 0 obj\n").as_bytes());
-        out.extend_from_slice(body);
-        out.extend_from_slice(b"\nendobj\n");
-    }
-    let x = out.len();
-    out.extend_from_slice(&xref);
-    out.extend_from_slice(b"trailer\n");
-    out.extend_from_slice(&trailer);
-    out.extend_from_slice(format!("\nstartxref\n{x}\n%%EOF\n").as_bytes());
-    out
 }
 
 #[test]

@@ -265,6 +265,7 @@ fn synthetic(n: usize) -> Vec<u8> {
         had_xref_stream: true,
         linearized: false,
         warnings: Vec::new(),
+        in_the_clear: Vec::new(),
         strings_decrypted: 0,
         streams_decrypted: 0,
     };

@@ -2,8 +2,12 @@
 //! in order -- the document opened (authenticated, decrypted, repaired or refused), then
 //! written out unencrypted and read back to check it holds the whole document.
 
+use std::collections::BTreeSet;
+
+use crate::document::Document;
 use crate::error::Result;
 use crate::limits::Limits;
+use crate::object::{Dict, Object, Stream};
 use crate::open::{Opened, Protection};
 use crate::phases;
 use crate::repair;
@@ -79,6 +83,51 @@ pub fn write_plain(opened: Opened, limits: &Limits) -> Result<Decrypted> {
             ));
         }
     }
+    if let Protection::Standard { .. } = &protection
+        && !doc.in_the_clear.is_empty()
+    {
+        warnings.push(format!(
+            "NOT ENCRYPTED: {} stored in the clear (the /Identity crypt filter named on the \
+             stream itself): anyone could have written {}, with or without the password; do \
+             not trust {} because a password opened this file",
+            objects_named(&doc.in_the_clear),
+            if doc.in_the_clear.len() == 1 {
+                "it"
+            } else {
+                "them"
+            },
+            if doc.in_the_clear.len() == 1 {
+                "it"
+            } else {
+                "them"
+            },
+        ));
+    }
+    if auth.is_some() && !protection.authenticated() {
+        let js = javascript_objects(&doc);
+        if !js.is_empty() {
+            let clear: Vec<(u32, u16)> = js
+                .iter()
+                .copied()
+                .filter(|o| doc.in_the_clear.contains(o))
+                .collect();
+            warnings.push(format!(
+                "the output carries JavaScript actions ({}{}){}: this file is not \
+                 authenticated, so anyone could have added them without the password",
+                objects_named(&js),
+                if clear.is_empty() {
+                    String::new()
+                } else {
+                    format!("; {} came IN THE CLEAR", objects_named(&clear))
+                },
+                if has_trigger(&doc) {
+                    ", and /OpenAction or /AA runs actions without a click"
+                } else {
+                    ""
+                }
+            ));
+        }
+    }
     let layout = writer::Layout::like_input(&doc);
     let (strings, streams) = (doc.strings_decrypted, doc.streams_decrypted);
     let bytes = writer::write(doc, layout);
@@ -93,4 +142,75 @@ pub fn write_plain(opened: Opened, limits: &Limits) -> Result<Decrypted> {
         object_streams: layout.object_streams,
         xref_stream: layout.xref_stream,
     })
+}
+
+/// "object 12 0" or "objects 12 0, 13 0, ...", at most 20 of them named.
+fn objects_named(ids: &[(u32, u16)]) -> String {
+    const SHOWN: usize = 20;
+    let mut v: Vec<String> = ids
+        .iter()
+        .take(SHOWN)
+        .map(|(n, g)| format!("{n} {g}"))
+        .collect();
+    if ids.len() > SHOWN {
+        v.push(format!("and {} more", ids.len() - SHOWN));
+    }
+    format!(
+        "{} {}",
+        if ids.len() == 1 { "object" } else { "objects" },
+        v.join(", ")
+    )
+}
+
+/// The objects that hold a JavaScript action (a dictionary with /JS, or /S /JavaScript),
+/// or are the /JS stream of one.
+fn javascript_objects(doc: &Document) -> Vec<(u32, u16)> {
+    let mut scripts = BTreeSet::new();
+    let mut holders = BTreeSet::new();
+    for (&n, (g, o)) in &doc.objects {
+        if visit_dicts(o, &mut |d| {
+            if let Some(Object::Ref(sn, sg)) = d.get(b"JS") {
+                scripts.insert((*sn, *sg));
+            }
+            d.get(b"JS").is_some() || d.name(b"S") == Some(b"JavaScript")
+        }) {
+            holders.insert((n, *g));
+        }
+    }
+    holders.extend(
+        scripts
+            .into_iter()
+            .filter(|(n, g)| doc.objects.get(n).is_some_and(|(og, _)| og == g)),
+    );
+    holders.into_iter().collect()
+}
+
+/// Whether any dictionary has /OpenAction or /AA: actions that run without a click.
+fn has_trigger(doc: &Document) -> bool {
+    doc.objects.values().any(|(_, o)| {
+        visit_dicts(o, &mut |d| {
+            d.get(b"OpenAction").is_some() || d.get(b"AA").is_some()
+        })
+    })
+}
+
+/// Calls `f` on every dictionary in `o` (a stream's included); whether any call said yes.
+fn visit_dicts(o: &Object, f: &mut impl FnMut(&Dict) -> bool) -> bool {
+    match o {
+        Object::Dict(d) | Object::Stream(Stream { dict: d, .. }) => {
+            let mut any = f(d);
+            for (_, v) in &d.0 {
+                any |= visit_dicts(v, f);
+            }
+            any
+        }
+        Object::Array(a) => {
+            let mut any = false;
+            for v in a {
+                any |= visit_dicts(v, f);
+            }
+            any
+        }
+        _ => false,
+    }
 }

@@ -10,7 +10,7 @@ use crate::lexer::{Context, EndstreamCache, Lexer, indirect_object_in};
 use crate::limits::{Limits, Which, exceeded};
 use crate::object::{Dict, ObjId, Object, StrForm};
 use crate::repair::{Census, Fill, Loaded};
-use crate::security::{Auth, CryptFilter, EncryptDict, Handler};
+use crate::security::{Auth, Cfm, CryptFilter, EncryptDict, Handler};
 use crate::xref::{self, Entry, Xref};
 
 /// Most warnings kept (the rest are counted).
@@ -56,6 +56,10 @@ pub struct Document {
     pub linearized: bool,
     /// Repairs and oddities met while reading.
     pub warnings: Vec<String>,
+    /// Streams of an encrypted file that named the Identity crypt filter on themselves
+    /// (/Filter /Crypt): stored in the clear, so anyone could have written them (an
+    /// object stream's objects came with it). Sorted; empty for an unencrypted file.
+    pub in_the_clear: Vec<(u32, u16)>,
     /// Strings decrypted.
     pub strings_decrypted: usize,
     /// Streams decrypted.
@@ -518,6 +522,7 @@ impl<'a> Pdf<'a> {
             had_xref_stream: xref.xref_stream,
             linearized: false,
             warnings: xref.notes.clone(),
+            in_the_clear: Vec::new(),
             strings_decrypted: 0,
             streams_decrypted: 0,
         };
@@ -618,9 +623,14 @@ impl<'a> Pdf<'a> {
                 continue;
             };
             let mut s = s;
+            let mut clear = false;
             if let Some(h) = handler {
                 let cf = match take_crypt_filter(&mut s.dict) {
-                    Some(name) => h.enc.filter(&name),
+                    Some(name) => {
+                        let cf = h.enc.filter(&name);
+                        clear = cf.cfm == Cfm::Identity;
+                        cf
+                    }
                     None => stmf.clone().unwrap_or_else(|| h.enc.filter("Identity")),
                 };
                 let (p, w) = h.decrypt(&cf, (c, g), &s.data);
@@ -631,6 +641,9 @@ impl<'a> Pdf<'a> {
             }
             match parse_object_stream_with(&s.dict, &s.data, c, &self.limits, &mut values_left) {
                 Ok(m) => {
+                    if clear {
+                        doc.in_the_clear.extend(m.iter().map(|(n, _)| (*n, 0)));
+                    }
                     members.insert(c, m);
                 }
                 Err(e @ Error::Limit(_)) => return Err(e),
@@ -721,7 +734,11 @@ impl<'a> Pdf<'a> {
             for (&num, (g, o)) in &mut doc.objects {
                 let Object::Stream(s) = o else { continue };
                 let cf: CryptFilter = if let Some(name) = take_crypt_filter(&mut s.dict) {
-                    e.filter(&name)
+                    let cf = e.filter(&name);
+                    if cf.cfm == Cfm::Identity {
+                        doc.in_the_clear.push((num, *g));
+                    }
+                    cf
                 } else if ef.contains(&num) || s.dict.has_type(b"EmbeddedFile") {
                     e.filter(&e.eff)
                 } else if s.dict.has_type(b"Metadata") && !e.encrypt_metadata && e.r >= 4 {
@@ -737,6 +754,7 @@ impl<'a> Pdf<'a> {
                 }
             }
             doc.streams_decrypted = count;
+            doc.in_the_clear.sort_unstable();
             for w in warns {
                 doc.warn(w);
             }

@@ -204,7 +204,7 @@ pub fn info_with(buf: &[u8], password: Option<&str>, limits: &Limits) -> Result<
     }
     let catalog_version = catalog_version(&pdf, handler.as_ref(), encryption.is_some());
     let wrapper = if encryption.is_none() {
-        wrapper_info(&pdf, password)?
+        wrapper_info(&pdf, password, limits)?
     } else {
         None
     };
@@ -223,7 +223,11 @@ pub fn info_with(buf: &[u8], password: Option<&str>, limits: &Limits) -> Result<
 }
 
 /// Describes the encrypted payload of a wrapper document; `None` for other documents.
-fn wrapper_info(pdf: &Pdf<'_>, password: Option<&str>) -> Result<Option<WrapperInfo>> {
+fn wrapper_info(
+    pdf: &Pdf<'_>,
+    password: Option<&str>,
+    limits: &Limits,
+) -> Result<Option<WrapperInfo>> {
     // Cheap test first: only a catalog with /AF can be a wrapper.
     let has_af = match pdf.xref.trailer.get(b"Root") {
         Some(Object::Ref(n, g)) => pdf
@@ -239,7 +243,7 @@ fn wrapper_info(pdf: &Pdf<'_>, password: Option<&str>) -> Result<Option<WrapperI
     let Ok(doc) = pdf.load(None) else {
         return Ok(None);
     };
-    let Some(pl) = crate::wrapper::find(&doc)? else {
+    let Some(pl) = crate::wrapper::find(&doc, limits)? else {
         return Ok(None);
     };
     let mut w = WrapperInfo {
@@ -258,7 +262,7 @@ fn wrapper_info(pdf: &Pdf<'_>, password: Option<&str>) -> Result<Option<WrapperI
     if pl.subtype != crate::lwc::HANDLER {
         return Ok(Some(w));
     }
-    let inner = Pdf::parse(&pl.bytes)?;
+    let inner = Pdf::parse_with(&pl.bytes, *limits)?;
     describe_payload(&inner, password, &mut w)?;
     Ok(Some(w))
 }

@@ -26,6 +26,15 @@ pub enum Protection {
         /// entries from the Standard handler's.
         version: i64,
     },
+    /// An LWC payload that the empty password opens: every tag checked, but under keys
+    /// anyone can recover, so anyone could have written it (an attacker's own file made
+    /// with an empty user password). Not authenticated.
+    EmptyPassword {
+        /// The cipher.
+        cipher: LwcCipher,
+        /// The design's version of the payload.
+        version: i64,
+    },
     /// The Standard security handler: encrypted, never authenticated. Anyone who can write
     /// the file can change it (flip ciphertext bits, add plaintext objects) without the
     /// password, and a password that opens it proves nothing about its content.
@@ -45,12 +54,15 @@ impl Protection {
     /// The lightweight cipher of an authenticated payload.
     pub fn lwc(&self) -> Option<LwcCipher> {
         match self {
-            Protection::Authenticated { cipher, .. } => Some(*cipher),
+            Protection::Authenticated { cipher, .. } | Protection::EmptyPassword { cipher, .. } => {
+                Some(*cipher)
+            }
             _ => None,
         }
     }
 
-    /// Whether every object was authenticated.
+    /// Whether every object was authenticated under a key only the password's holders
+    /// have (never for a file the empty password opens).
     pub fn authenticated(&self) -> bool {
         matches!(self, Protection::Authenticated { .. })
     }
@@ -138,7 +150,7 @@ pub enum Unlocked {
 pub fn unlock(input: &[u8], password: Option<&str>, limits: &Limits) -> Result<Unlocked> {
     let pdf = Pdf::parse_with(input, *limits)?;
     if lwc::open::is_payload(&pdf) {
-        return unlock_payload(input, password);
+        return unlock_payload(input, password, limits);
     }
     if let Some((handler, auth)) = pdf.authenticate(password)? {
         return Ok(Unlocked::Standard {
@@ -147,17 +159,17 @@ pub fn unlock(input: &[u8], password: Option<&str>, limits: &Limits) -> Result<U
         });
     }
     let (doc, _) = pdf.load_whole(None)?;
-    match wrapper::find(&doc)? {
+    match wrapper::find(&doc, limits)? {
         Some(payload) => {
             known_payload(&payload)?;
-            unlock_payload(&payload.bytes, password)
+            unlock_payload(&payload.bytes, password, limits)
         }
         None => Ok(Unlocked::Plain),
     }
 }
 
-fn unlock_payload(payload: &[u8], password: Option<&str>) -> Result<Unlocked> {
-    let (keys, auth) = lwc::open::unlock_payload(payload, password)?;
+fn unlock_payload(payload: &[u8], password: Option<&str>, limits: &Limits) -> Result<Unlocked> {
+    let (keys, auth) = lwc::open::unlock_payload_within(payload, password, limits)?;
     Ok(Unlocked::Lwc {
         keys: std::sync::Arc::new(keys),
         auth,
@@ -184,7 +196,7 @@ fn open_by(input: &[u8], key: Key<'_>, limits: &Limits) -> Result<Opened> {
     let pdf = Pdf::parse_with(input, *limits)?;
     if lwc::open::is_payload(&pdf) {
         // A payload taken out of its wrapper: the same strict reading.
-        return open_payload(input, key);
+        return open_payload(input, key, limits);
     }
     let (handler, auth) = match key {
         Key::Password(password) => match pdf.authenticate(password)? {
@@ -219,10 +231,10 @@ fn open_by(input: &[u8], key: Key<'_>, limits: &Limits) -> Result<Opened> {
     };
     let (doc, census) = pdf.load_whole(handler.as_ref())?;
     if handler.is_none()
-        && let Some(payload) = wrapper::find(&doc)?
+        && let Some(payload) = wrapper::find(&doc, limits)?
     {
         known_payload(&payload)?;
-        return open_payload(&payload.bytes, key);
+        return open_payload(&payload.bytes, key, limits);
     }
     if matches!(key, Key::Unlocked(Unlocked::Lwc { .. })) {
         return Err(other_file());
@@ -264,15 +276,16 @@ fn known_payload(payload: &wrapper::Payload) -> Result<()> {
 }
 
 /// [`open`] for an LWC payload.
-fn open_payload(payload: &[u8], key: Key<'_>) -> Result<Opened> {
+fn open_payload(payload: &[u8], key: Key<'_>, limits: &Limits) -> Result<Opened> {
     let o = match key {
-        Key::Password(password) => lwc::open::decrypt_payload(payload, password)?,
+        Key::Password(password) => lwc::open::decrypt_payload_within(payload, password, limits)?,
         Key::Unlocked(Unlocked::Lwc { keys, auth }) => {
-            lwc::open::decrypt_payload_with(payload, keys, auth.clone())?
+            lwc::open::decrypt_payload_with(payload, keys, auth.clone(), limits)?
         }
         Key::Unlocked(_) => return Err(other_file()),
     };
     let mut warnings = o.doc.warnings.clone();
+    let empty_password = o.auth.empty_password;
     if o.version == 1 {
         warnings.push(format!(
             "this payload was written by a cipherlab before version 2 of the design: its \
@@ -287,9 +300,16 @@ fn open_payload(payload: &[u8], key: Key<'_>) -> Result<Opened> {
         census: repair::census_of_document(&o.doc),
         doc: o.doc,
         auth: Some(o.auth),
-        protection: Protection::Authenticated {
-            cipher: o.cipher,
-            version: o.version,
+        protection: if empty_password {
+            Protection::EmptyPassword {
+                cipher: o.cipher,
+                version: o.version,
+            }
+        } else {
+            Protection::Authenticated {
+                cipher: o.cipher,
+                version: o.version,
+            }
         },
         p: None,
     })

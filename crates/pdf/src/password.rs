@@ -203,7 +203,10 @@ pub(crate) fn saslprep(pw: &str, which: &str) -> Result<Zeroizing<String>> {
         .map_err(|e| {
             Error::Invalid(format!(
                 "the {which} password cannot be used: SASLprep (RFC 4013), which PDF 2.0 \
-                 asks of revision 6 passwords, rejects it ({e}); avoid control and unassigned characters"
+                 asks of revision 6 passwords, rejects it ({}); avoid control and unassigned \
+                 characters",
+                // Escaped: a control character printed raw could act on the terminal.
+                e.to_string().escape_debug()
             ))
         })
 }
@@ -407,6 +410,7 @@ impl Handler {
                     owner,
                     perms_ok: None,
                     recovered_user_password: recovered,
+                    empty_password: pw.is_empty(),
                 },
             ));
         }
@@ -445,6 +449,7 @@ impl Handler {
                 owner,
                 perms_ok: if enc.r == 6 { perms_ok } else { None },
                 recovered_user_password: None,
+                empty_password: pw.is_empty(),
             },
         ))
     }

@@ -123,7 +123,7 @@ pub fn payload<'a>(input: &'a [u8], limits: &Limits) -> Result<std::borrow::Cow<
         return Ok(std::borrow::Cow::Borrowed(input));
     }
     let doc = pdf.load(None)?;
-    Ok(match wrapper::find(&doc)? {
+    Ok(match wrapper::find(&doc, limits)? {
         Some(p) => std::borrow::Cow::Owned(p.bytes),
         None => std::borrow::Cow::Borrowed(input),
     })
@@ -538,6 +538,7 @@ pub fn expand(raw: RawFile) -> Result<Document> {
         had_xref_stream: true,
         linearized: false,
         warnings: Vec::new(),
+        in_the_clear: Vec::new(),
         strings_decrypted: 0,
         streams_decrypted: 0,
     })

@@ -316,6 +316,13 @@ pub struct Auth {
     /// R2-R4 opened with the owner password: the user password recovered from /O
     /// (Algorithm 7), with its padding removed.
     pub recovered_user_password: Option<Zeroizing<Vec<u8>>>,
+    /// The empty password opens the file: anyone can recover its keys, so nothing in it
+    /// can say who wrote it. Set when the empty password was the one that opened it; an
+    /// LWC payload opened with another password is also tried with the empty one
+    /// ([`crate::lwc::keys::LwcKeys::open`]), since there it decides whether the payload is
+    /// authenticated. (A Standard-handler file is never authenticated, so it is not tried
+    /// twice.)
+    pub empty_password: bool,
 }
 
 /// Says whether a user password was recovered, never what it is (a `Debug` line can end
@@ -326,6 +333,7 @@ impl std::fmt::Debug for Auth {
             .field("user", &self.user)
             .field("owner", &self.owner)
             .field("perms_ok", &self.perms_ok)
+            .field("empty_password", &self.empty_password)
             .field(
                 "recovered_user_password",
                 &self.recovered_user_password.as_ref().map(|_| "<redacted>"),
@@ -555,6 +563,7 @@ mod tests {
             owner: true,
             perms_ok: None,
             recovered_user_password: Some(Zeroizing::new(b"hunter2-secret".to_vec())),
+            empty_password: false,
         };
         let shown = format!("{a:?}");
         assert!(!shown.contains("hunter2"), "{shown}");

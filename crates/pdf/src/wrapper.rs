@@ -19,6 +19,7 @@ use std::collections::BTreeMap;
 use crate::document::Document;
 use crate::error::{Error, Result};
 use crate::filters;
+use crate::limits::Limits;
 use crate::lwc::{HANDLER, LwcCipher, VERSION};
 use crate::object::{Dict, Object, StrForm, Stream, write_object};
 use crate::random;
@@ -59,9 +60,13 @@ fn cover_lines(cipher: LwcCipher) -> Vec<(&'static str, i64, String)> {
         "Every string and stream of the document is encrypted and authenticated: any",
         "change to it is detected, and nothing of it is shown unless every part checks out.",
         "",
-        "To open it, use cipherlab with the document's user or owner password:",
+        "To open it, use cipherlab with the document's user or owner password (it is asked",
+        "for; --password-file FILE reads it from a file):",
         "",
-        "    cipherlab pdf decrypt THIS-FILE.pdf -o document.pdf --password PASSWORD",
+        "    cipherlab pdf decrypt THIS-FILE.pdf -o document.pdf --require-authenticated",
+        "",
+        "--require-authenticated refuses a file that anyone could have made in its place: one",
+        "that is not encrypted, or that opens without a password.",
         "",
         "and to see how it is encrypted, without the password:",
         "",
@@ -222,6 +227,7 @@ pub fn wrap(payload: &[u8], cipher: LwcCipher) -> Result<Vec<u8>> {
         had_xref_stream: false,
         linearized: false,
         warnings: Vec::new(),
+        in_the_clear: Vec::new(),
         strings_decrypted: 0,
         streams_decrypted: 0,
     };
@@ -246,8 +252,10 @@ fn resolve<'a>(doc: &'a Document, o: &'a Object) -> &'a Object {
 }
 
 /// The encrypted payload of a wrapper document: the first entry of the catalog's /AF
-/// with /AFRelationship /EncryptedPayload. `Ok(None)` for any other document.
-pub fn find(doc: &Document) -> Result<Option<Payload>> {
+/// with /AFRelationship /EncryptedPayload. `Ok(None)` for any other document. The
+/// payload decodes within `limits` like every other stream: a small wrapper must not
+/// inflate into more memory than `--max-stream-mib` allows.
+pub fn find(doc: &Document, limits: &Limits) -> Result<Option<Payload>> {
     let Some(root) = doc.trailer.get(b"Root") else {
         return Ok(None);
     };
@@ -302,7 +310,12 @@ pub fn find(doc: &Document) -> Result<Option<Payload>> {
             return Err(bad("has no embedded file stream"));
         };
         let bytes = if s.dict.get(b"Filter").is_some() {
-            filters::decode(&s.dict, &s.data, "the encrypted payload")?
+            filters::decode_capped(
+                &s.dict,
+                &s.data,
+                "the encrypted payload",
+                limits.stream_bytes,
+            )?
         } else {
             s.data.clone()
         };

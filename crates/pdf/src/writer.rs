@@ -424,6 +424,7 @@ mod tests {
             had_xref_stream: true,
             linearized: false,
             warnings: Vec::new(),
+            in_the_clear: Vec::new(),
             strings_decrypted: 0,
             streams_decrypted: 0,
         };

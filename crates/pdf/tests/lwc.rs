@@ -64,7 +64,10 @@ fn encrypt(input: &[u8], pw: Option<&str>, cipher: LwcCipher) -> Vec<u8> {
 
 fn payload_of(wrapped: &[u8]) -> Vec<u8> {
     let doc = Pdf::parse(wrapped).unwrap().load(None).unwrap();
-    wrapper::find(&doc).unwrap().unwrap().bytes
+    wrapper::find(&doc, &Default::default())
+        .unwrap()
+        .unwrap()
+        .bytes
 }
 
 /// Every object's content after decryption, for comparisons: streams by their decoded

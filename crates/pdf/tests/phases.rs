@@ -97,7 +97,10 @@ fn lwc_phases_match_the_one_call_api() {
             .unwrap();
             let payload = {
                 let d = Pdf::parse(&w.bytes).unwrap().load(None).unwrap();
-                cipherlab_pdf::wrapper::find(&d).unwrap().unwrap().bytes
+                cipherlab_pdf::wrapper::find(&d, &Default::default())
+                    .unwrap()
+                    .unwrap()
+                    .bytes
             };
             let want = cipherlab_pdf::lwc::open::decrypt_payload(&payload, Some("u")).unwrap();
             let pdf = Pdf::parse(&payload).unwrap();

@@ -228,6 +228,72 @@ pub fn last_startxref(f: &[u8]) -> (usize, usize) {
     (at, offset)
 }
 
+/// A one-page PDF 1.4 file saying "Hello hostile world" ([`classic_file`]).
+pub fn minimal_pdf() -> Vec<u8> {
+    let content = "BT /F1 24 Tf 72 700 Td (Hello hostile world) Tj ET";
+    classic_file(
+        &[
+            "<</Type/Catalog/Pages 2 0 R>>",
+            "<</Type/Pages/Kids[3 0 R]/Count 1>>",
+            "<</Type/Page/Parent 2 0 R/MediaBox[0 0 612 792]/Contents 4 0 R/Resources<</Font<</F1 5 0 R>>>>>>",
+            &format!(
+                "<</Length {}>>\nstream\n{content}\nendstream",
+                content.len()
+            ),
+            "<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>",
+        ],
+        "",
+    )
+}
+
+/// `hay` with the last `needle` in it replaced by `with`. Panics where there is none.
+pub fn replace_once(hay: &[u8], needle: &[u8], with: &[u8]) -> Vec<u8> {
+    let i = hay
+        .windows(needle.len())
+        .rposition(|w| w == needle)
+        .unwrap_or_else(|| panic!("{:?} not found", String::from_utf8_lossy(needle)));
+    let mut v = hay[..i].to_vec();
+    v.extend_from_slice(with);
+    v.extend_from_slice(&hay[i + needle.len()..]);
+    v
+}
+
+/// Appends an incremental update to a classic file: new objects and a trailer derived
+/// from the last one by `edit`.
+pub fn append_update(
+    f: &[u8],
+    objs: &[(u32, &[u8])],
+    edit: impl Fn(Vec<u8>) -> Vec<u8>,
+) -> Vec<u8> {
+    let t = f
+        .windows(7)
+        .rposition(|w| w == b"trailer")
+        .unwrap_or_else(|| panic!("no trailer: append_update takes a classic file"));
+    let (sx, prev) = last_startxref(f);
+    let mut trailer = f[t + 7..sx].to_vec();
+    let lt = trailer
+        .windows(2)
+        .position(|w| w == b"<<")
+        .unwrap_or_else(|| panic!("the trailer has no dictionary"));
+    trailer.splice(lt + 2..lt + 2, format!("/Prev {prev} ").bytes());
+    let trailer = edit(trailer);
+    let mut out = f.to_vec();
+    out.push(b'\n');
+    let mut xref = b"xref\n".to_vec();
+    for (n, body) in objs {
+        xref.extend_from_slice(format!("{n} 1\n{:010} 00000 n \n", out.len()).as_bytes());
+        out.extend_from_slice(format!("{n} 0 obj\n").as_bytes());
+        out.extend_from_slice(body);
+        out.extend_from_slice(b"\nendobj\n");
+    }
+    let x = out.len();
+    out.extend_from_slice(&xref);
+    out.extend_from_slice(b"trailer\n");
+    out.extend_from_slice(&trailer);
+    out.extend_from_slice(format!("\nstartxref\n{x}\n%%EOF\n").as_bytes());
+    out
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]

@@ -354,7 +354,7 @@ impl LwcKeys {
         let opened = password_candidates(d.version, password)
             .iter()
             .find_map(|pw| Handler::try_bytes(&d.r6, &[], pw));
-        let Some((h, auth)) = opened else {
+        let Some((h, mut auth)) = opened else {
             return Err(Error::WrongPassword(format!(
                 "{HANDLER} payload version {} ({}), {} password, SASLprep'd",
                 d.version,
@@ -373,7 +373,18 @@ impl LwcKeys {
                     .into(),
             ));
         }
+        // Authentication under a password everyone knows proves nothing: whoever opens the
+        // payload with the empty password can seal a document of their own under the same
+        // entries. So the empty password is tried too, whatever opened the payload.
+        auth.empty_password = password.is_empty() || Self::opens_with_empty_password(d);
         Ok((Self::derive(d.version, d.cipher, h.file_key(), id)?, auth))
+    }
+
+    /// Whether the empty password opens the payload of `d`, as user or owner password.
+    pub fn opens_with_empty_password(d: &LwcDict) -> bool {
+        password_candidates(d.version, "")
+            .iter()
+            .any(|pw| Handler::try_bytes(&d.r6, &[], pw).is_some())
     }
 
     /// The cipher.

@@ -19,8 +19,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::LwcCipher;
 use super::keys::{Kind, LwcDict, LwcKeys, TAG, id_bytes};
 use super::seal::{canonical, manifest, manifest_len, objects_digest, tag_of};
-use crate::document::{Document, Pdf, for_strings_dict, parse_object_stream};
+use crate::document::{Document, Pdf, for_strings_dict, parse_object_stream_with};
 use crate::error::{Error, Result};
+use crate::limits::Limits;
 use crate::object::{Object, Stream};
 use crate::par;
 use crate::security::Auth;
@@ -116,32 +117,52 @@ pub(crate) fn open_stream(
     Ok((index as usize, tag))
 }
 
-/// Decrypts an LWC payload with `password` (the empty user password when `None`):
-/// [`unlock_payload`]'s reading and key recovery, then [`decrypt_payload_with`]'s.
+/// Decrypts an LWC payload with `password` (the empty user password when `None`), within
+/// the default [`Limits`]: [`decrypt_payload_within`].
 pub fn decrypt_payload(payload: &[u8], password: Option<&str>) -> Result<Opened> {
-    let (pdf, dict, enc_num) = read_payload(payload)?;
+    decrypt_payload_within(payload, password, &Limits::default())
+}
+
+/// Decrypts an LWC payload with `password` (the empty user password when `None`) within
+/// `limits`: [`unlock_payload_within`]'s reading and key recovery, then
+/// [`decrypt_payload_with`]'s.
+pub fn decrypt_payload_within(
+    payload: &[u8],
+    password: Option<&str>,
+    limits: &Limits,
+) -> Result<Opened> {
+    let (pdf, dict, enc_num) = read_payload(payload, limits)?;
     let (keys, auth) = open_keys(&pdf, &dict, password)?;
     read_objects(&pdf, &dict, enc_num, &keys, auth)
 }
 
 /// The keys of an LWC payload, recovered with `password` (the empty user password when
 /// `None`): the slow part of opening, the password hashing.
-pub fn unlock_payload(payload: &[u8], password: Option<&str>) -> Result<(LwcKeys, Auth)> {
-    let (pdf, dict, _) = read_payload(payload)?;
+pub fn unlock_payload_within(
+    payload: &[u8],
+    password: Option<&str>,
+    limits: &Limits,
+) -> Result<(LwcKeys, Auth)> {
+    let (pdf, dict, _) = read_payload(payload, limits)?;
     open_keys(&pdf, &dict, password)
 }
 
-/// Decrypts an LWC payload with keys [`unlock_payload`] recovered from it: every check of
-/// the module documentation, as [`decrypt_payload`] makes them.
-pub fn decrypt_payload_with(payload: &[u8], keys: &LwcKeys, auth: Auth) -> Result<Opened> {
-    let (pdf, dict, enc_num) = read_payload(payload)?;
+/// Decrypts an LWC payload with keys [`unlock_payload_within`] recovered from it: every
+/// check of the module documentation, as [`decrypt_payload`] makes them.
+pub fn decrypt_payload_with(
+    payload: &[u8],
+    keys: &LwcKeys,
+    auth: Auth,
+    limits: &Limits,
+) -> Result<Opened> {
+    let (pdf, dict, enc_num) = read_payload(payload, limits)?;
     read_objects(&pdf, &dict, enc_num, keys, auth)
 }
 
 /// Step 1 up to the password: the payload parsed as written, and its /Encrypt dictionary
 /// (with its object number).
-fn read_payload(payload: &[u8]) -> Result<(Pdf<'_>, LwcDict, Option<u32>)> {
-    let pdf = Pdf::parse(payload)?;
+fn read_payload<'p>(payload: &'p [u8], limits: &Limits) -> Result<(Pdf<'p>, LwcDict, Option<u32>)> {
+    let pdf = Pdf::parse_with(payload, *limits)?;
     // The payload is exactly what the encryptor wrote: repairs that other files may need
     // are signs of truncation or tampering here.
     let end = payload
@@ -247,11 +268,16 @@ fn read_objects(
     let mut objects: BTreeMap<u32, (u16, Object)> = BTreeMap::new();
     let mut members: Vec<(u32, u32, u32)> = Vec::new();
     let mut containers = BTreeSet::new();
+    let mut values_left = pdf.limits.values;
     for (n, g, s) in &tops {
         if s.dict.has_type(b"ObjStm") {
             containers.insert(*n);
-            let m = parse_object_stream(&s.dict, &s.data, *n)
-                .map_err(|e| tampered(format!("object stream {n} {g} is unreadable ({e})")))?;
+            let m = parse_object_stream_with(&s.dict, &s.data, *n, &pdf.limits, &mut values_left)
+                .map_err(|e| match e {
+                // A limit is the user's to raise, not a sign of tampering.
+                e @ Error::Limit(_) => e,
+                e => tampered(format!("object stream {n} {g} is unreadable ({e})")),
+            })?;
             for (i, (num, o)) in m.into_iter().enumerate() {
                 members.push((num, *n, i as u32));
                 if objects.insert(num, (0, o)).is_some() {
@@ -301,6 +327,7 @@ fn read_objects(
         had_xref_stream: true,
         linearized: false,
         warnings,
+        in_the_clear: Vec::new(),
         strings_decrypted: strings,
         streams_decrypted: streams,
     };

@@ -93,6 +93,7 @@ fn document(objects: Vec<Object>, info: Dict, id: &str, layout: Layout) -> Vec<u
         had_xref_stream: layout.xref_stream,
         linearized: false,
         warnings: Vec::new(),
+        in_the_clear: Vec::new(),
         strings_decrypted: 0,
         streams_decrypted: 0,
     };
