@@ -186,6 +186,11 @@ pub enum KeyKind {
         keys: LwcKeys,
         /// The payload's /Encrypt dictionary (its manifest added by [`write()`]).
         dict: Dict,
+        /// The payload's own /ID, fresh: [`pack`] puts it in the payload's trailer.
+        payload_id: Object,
+        /// The document's /ID, sealed in the manifest by [`write()`] and given back on
+        /// decryption.
+        original_id: Option<Object>,
     },
 }
 
@@ -226,7 +231,16 @@ pub fn keys(
             })
         }
         Cipher::Lwc(c) => {
-            let (keys, dict) = LwcKeys::create(c, user, owner, p, id_bytes(&doc.trailer))?;
+            // A fresh /ID, so that the payload cannot be linked to the original document
+            // by its permanent identifier.
+            let fresh: [u8; 16] = crate::random::bytes()?;
+            let payload_id = Object::Array(vec![
+                Object::Str(fresh.to_vec(), crate::object::StrForm::Hex),
+                Object::Str(fresh.to_vec(), crate::object::StrForm::Hex),
+            ]);
+            let mut t = Dict::new();
+            t.set(b"ID", payload_id.clone());
+            let (keys, dict) = LwcKeys::create(c, user, owner, p, id_bytes(&t))?;
             let mut warnings = Vec::new();
             if user == owner {
                 warnings.push(
@@ -240,6 +254,8 @@ pub fn keys(
                     cipher: c,
                     keys,
                     dict,
+                    payload_id,
+                    original_id: doc.trailer.get(b"ID").cloned(),
                 },
                 warnings,
             })
@@ -249,10 +265,13 @@ pub fn keys(
 
 /// Phase "pack": the layout of the file to write -- object streams as the input had them
 /// (Standard handler), or everything but streams in object streams ([`seal::LAYOUT`]).
-pub fn pack(doc: Document, keys: &NewKeys) -> Packed {
-    let layout = match keys.kind {
+pub fn pack(mut doc: Document, keys: &NewKeys) -> Packed {
+    let layout = match &keys.kind {
         KeyKind::Standard { .. } => Layout::like_input(&doc),
-        KeyKind::Lwc { .. } => seal::LAYOUT,
+        KeyKind::Lwc { payload_id, .. } => {
+            doc.trailer.set(b"ID", payload_id.clone());
+            seal::LAYOUT
+        }
     };
     writer::pack(doc, layout)
 }
@@ -289,8 +308,14 @@ pub fn write(p: &mut Packed, keys: &NewKeys) -> Result<Written> {
                 payload_bytes: None,
             })
         }
-        KeyKind::Lwc { cipher, keys, dict } => {
-            seal::finish(p, keys, dict.clone())?;
+        KeyKind::Lwc {
+            cipher,
+            keys,
+            dict,
+            original_id,
+            ..
+        } => {
+            seal::finish(p, keys, dict.clone(), original_id.as_ref())?;
             let payload = writer::serialize(p);
             Ok(Written {
                 bytes: wrapper::wrap(&payload, *cipher)?,

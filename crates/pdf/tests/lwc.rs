@@ -741,3 +741,91 @@ fn version_1_payloads_still_open() {
         Err(Error::WrongPassword(_))
     ));
 }
+
+/// A version-2 payload (written before version 3) still opens, says its header version is
+/// not authenticated, and gives the original document.
+#[test]
+fn version_2_payloads_still_open() {
+    let w = data("v2-xoodyak-no-info.pdf");
+    let d = cipherlab_pdf::decrypt(&w, Some(U)).unwrap();
+    assert_eq!(
+        d.protection,
+        cipherlab_pdf::Protection::Authenticated {
+            cipher: LwcCipher::XOODYAK,
+            version: 2
+        }
+    );
+    assert!(
+        d.warnings
+            .iter()
+            .any(|w| w.contains("does not authenticate its %PDF-"))
+    );
+    let doc = Pdf::parse(&d.bytes).unwrap().load(None).unwrap();
+    let want = reference(&data("minimal-no-info.pdf"), None);
+    assert_eq!(fingerprint(&doc), fingerprint(&want));
+}
+
+/// Version 3 binds the payload's `%PDF-x.y` header: an edited header is tampering.
+#[test]
+fn forgery_payload_header_version() {
+    let w = encrypt(&data("minimal-no-info.pdf"), None, LwcCipher::ASCON_AEAD128);
+    let payload = payload_of(&w);
+    let d = cipherlab_pdf::decrypt(&w, Some(U)).unwrap();
+    assert!(d.protection.authenticated());
+    let header = &payload[..8];
+    assert!(header.starts_with(b"%PDF-"), "{header:?}");
+    for forged in [&b"%PDF-2.0"[..], b"%PDF-9.9", b"%PDF-1.0"] {
+        if forged == header {
+            continue;
+        }
+        let mut p = payload.clone();
+        p[..8].copy_from_slice(forged);
+        match decrypt_payload(&p, Some(U)) {
+            Err(Error::Tampered(m)) => assert!(m.contains("header"), "{m}"),
+            other => panic!(
+                "{}: {:?}",
+                String::from_utf8_lossy(forged),
+                other.map(|o| o.doc.version)
+            ),
+        }
+        // The same edit inside the wrapper.
+        let wf = w
+            .windows(8)
+            .rposition(|x| x == header)
+            .map(|i| [&w[..i], forged, &w[i + 8..]].concat())
+            .unwrap();
+        assert!(matches!(
+            cipherlab_pdf::decrypt(&wf, Some(U)),
+            Err(Error::Tampered(_))
+        ));
+    }
+}
+
+/// Version 3 gives the payload a fresh /ID: the document's permanent /ID is not in the
+/// encrypted file, and decryption gives it back.
+#[test]
+fn the_payload_does_not_carry_the_documents_id() {
+    let id = b"permanent-id-0123";
+    let input = cipherlab_testkit::pdf::classic_file(
+        &[
+            "<</Type/Catalog/Pages 2 0 R>>",
+            "<</Type/Pages/Kids[3 0 R]/Count 1>>",
+            "<</Type/Page/Parent 2 0 R/MediaBox[0 0 612 792]>>",
+        ],
+        "/ID[(permanent-id-0123)(permanent-id-0123)]",
+    );
+    let w = encrypt(&input, None, LwcCipher::XOODYAK);
+    let hex: String = id.iter().map(|b| format!("{b:02x}")).collect();
+    for needle in [&id[..], hex.as_bytes(), hex.to_uppercase().as_bytes()] {
+        assert!(
+            !w.windows(needle.len()).any(|x| x == needle),
+            "the encrypted file shows the document's /ID"
+        );
+    }
+    let d = cipherlab_pdf::decrypt(&w, Some(U)).unwrap();
+    let out = Pdf::parse(&d.bytes).unwrap();
+    match out.xref.trailer.get(b"ID") {
+        Some(Object::Array(a)) => assert_eq!(a[0].as_str(), Some(&id[..])),
+        other => panic!("/ID {other:?}"),
+    }
+}

@@ -24,11 +24,14 @@ use crate::security::{Auth, EncryptDict, Handler};
 
 /// The HKDF salt and the first bytes of every associated data: the design's name and
 /// `version`.
+///
+/// Each version has its own, so that a payload's /V changed to an older version's gives
+/// other keys and every tag fails: no downgrade.
 fn label(version: i64) -> &'static [u8] {
-    if version == 1 {
-        b"cipherlab-pdf-lwc/1"
-    } else {
-        b"cipherlab-pdf-lwc/2"
+    match version {
+        1 => b"cipherlab-pdf-lwc/1",
+        2 => b"cipherlab-pdf-lwc/2",
+        _ => b"cipherlab-pdf-lwc/3",
     }
 }
 
@@ -655,7 +658,7 @@ mod tests {
         let mut e = d.clone();
         e.set(b"EncryptMetadata", Object::Bool(false));
         assert!(LwcDict::parse(&e).is_err());
-        for v in [0, 3] {
+        for v in [0, 4] {
             let mut e = d.clone();
             e.set(b"V", Object::Int(v));
             assert!(LwcDict::parse(&e).is_err());

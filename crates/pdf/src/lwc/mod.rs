@@ -33,12 +33,15 @@ pub const HANDLER: &str = "CipherlabAEAD";
 /// The version of this design that is written (/V of the payload's /Encrypt, /Version of
 /// the wrapper's /EncryptedPayload). Version 2 separated the password entries from the
 /// Standard handler's ([`keys::separated`]) and made an absent /Info its own value in the
-/// manifest ([`seal::manifest`]); docs/pdf-lwc.md has why.
-pub const VERSION: i64 = 2;
+/// manifest ([`seal::manifest`]). Version 3 authenticates the payload's `%PDF-x.y` header
+/// and gives the payload a fresh /ID, the document's own /ID travelling sealed in the
+/// manifest ([`seal::Origin`]); docs/pdf-lwc.md has why.
+pub const VERSION: i64 = 3;
 
 /// The versions read: 1 (files written before version 2; see docs/pdf-lwc.md for what
-/// their password entries do not guarantee) and 2.
-pub const READS: [i64; 2] = [1, 2];
+/// their password entries do not guarantee), 2 (its header version is not authenticated)
+/// and 3.
+pub const READS: [i64; 3] = [1, 2, 3];
 
 /// A lightweight AEAD of crates/lwc as a PDF crypt filter: a catalogue algorithm that has
 /// a /CFM name ([`cipherlab_ciphers::Algorithm::pdf_cfm`]). Everything about it -- its

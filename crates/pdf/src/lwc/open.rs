@@ -18,7 +18,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::LwcCipher;
 use super::keys::{Kind, LwcDict, LwcKeys, TAG, id_bytes};
-use super::seal::{canonical, manifest, manifest_len, objects_digest, tag_of};
+use super::seal::{Origin, canonical, manifest, manifest_len, objects_digest, tag_of};
 use crate::document::{Document, Pdf, for_strings_dict, parse_object_stream_with};
 use crate::error::{Error, Result};
 use crate::limits::Limits;
@@ -202,8 +202,19 @@ fn read_objects(
 ) -> Result<Opened> {
     let mut c = keys.init()?;
     let m = keys.open_data(&mut *c, (0, 0), Kind::Manifest, &[], &dict.manifest)?;
-    if m.len() != manifest_len(dict.version) {
-        return Err(tampered("the manifest has the wrong length"));
+    let fixed = manifest_len(dict.version);
+    let origin = match m.get(fixed..) {
+        Some([]) if dict.version < 3 => Origin::default(),
+        Some(rest) if dict.version >= 3 => {
+            Origin::decode(rest).ok_or_else(|| tampered("the manifest is malformed"))?
+        }
+        _ => return Err(tampered("the manifest has the wrong length")),
+    };
+    if dict.version >= 3 && origin.header != pdf.version {
+        return Err(tampered(format!(
+            "the payload's header says %PDF-{}, but its authenticated manifest says %PDF-{}",
+            pdf.version, origin.header
+        )));
     }
 
     // Top-level objects: streams only.
@@ -309,7 +320,15 @@ fn read_objects(
     // The manifest.
     let digest = objects_digest(&mut tags, &mut members);
     let trailer = &pdf.xref.trailer;
-    if manifest(dict.version, trailer, tags.len(), members.len(), &digest) != m {
+    if manifest(
+        dict.version,
+        trailer,
+        tags.len(),
+        members.len(),
+        &digest,
+        &origin,
+    ) != m
+    {
         return Err(tampered(
             "the payload's objects or its /Root or /Info differ from its authenticated manifest \
              (objects were removed, added, moved or replaced)",
@@ -317,6 +336,13 @@ fn read_objects(
     }
     let mut warnings = Vec::new();
     let info = trailer_refs(dict.version, trailer, &objects, &mut warnings)?;
+    if dict.version == 2 {
+        warnings.push(format!(
+            "this payload (version 2 of the design) does not authenticate its %PDF-{} header: \
+             the output's header version is as the payload says; re-encrypt it to bind it",
+            pdf.version
+        ));
+    }
 
     let mut doc = Document {
         version: pdf.version.clone(),
@@ -335,7 +361,16 @@ fn read_objects(
     for (k, v) in [
         (&b"Root"[..], trailer.get(b"Root")),
         (b"Info", info),
-        (b"ID", trailer.get(b"ID")),
+        // Version 3: the document's own /ID, from the manifest (the payload has a fresh
+        // one); before, the payload's.
+        (
+            b"ID",
+            if dict.version >= 3 {
+                origin.id.as_ref()
+            } else {
+                trailer.get(b"ID")
+            },
+        ),
     ] {
         if let Some(v) = v {
             doc.trailer.set(k, v.clone());

@@ -164,15 +164,67 @@ pub fn seal_objects(p: &mut Packed, keys: &LwcKeys) -> Result<(usize, usize)> {
 
 /// The manifest's magic, by version.
 fn magic(version: i64) -> &'static [u8; 8] {
-    if version == 1 {
-        b"CLABMF1\n"
-    } else {
-        b"CLABMF2\n"
+    match version {
+        1 => b"CLABMF1\n",
+        2 => b"CLABMF2\n",
+        _ => b"CLABMF3\n",
     }
 }
 
-/// The manifest's plaintext length in `version`: version 2 gives each of /Root and /Info a
-/// presence byte.
+/// What version 3 adds to the manifest: the payload's header version, which the reader
+/// would otherwise take unauthenticated from `%PDF-x.y`, and the document's own /ID. The
+/// payload's trailer has a fresh /ID instead, so that the encrypted file cannot be linked
+/// to the original by its permanent identifier; the original comes back on decryption.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Origin {
+    /// The payload's header version (`1.5`, `2.0`, ...).
+    pub header: String,
+    /// The document's /ID array, if it had one.
+    pub id: Option<Object>,
+}
+
+impl Origin {
+    /// Appends version 3's encoding: the header (a length byte, then its bytes) and the
+    /// /ID (a 4-byte length, then [`super::keys::id_bytes`]' encoding of it).
+    fn encode(&self, out: &mut Vec<u8>) {
+        let h = &self.header.as_bytes()[..self.header.len().min(255)];
+        out.push(h.len() as u8);
+        out.extend_from_slice(h);
+        let mut t = Dict::new();
+        if let Some(id) = &self.id {
+            t.set(b"ID", id.clone());
+        }
+        let id = super::keys::id_bytes(&t);
+        out.extend_from_slice(&(id.len() as u32).to_be_bytes());
+        out.extend_from_slice(&id);
+    }
+
+    /// Reads what [`Origin::encode`] wrote; `None` if `b` is not exactly that.
+    pub fn decode(b: &[u8]) -> Option<Origin> {
+        let (&hl, rest) = b.split_first()?;
+        let (h, rest) = rest.split_at_checked(usize::from(hl))?;
+        let header = std::str::from_utf8(h).ok()?.to_string();
+        let (len, mut rest) = rest.split_at_checked(4)?;
+        let len = u32::from_be_bytes(len.try_into().ok()?) as usize;
+        if rest.len() != len {
+            return None;
+        }
+        let mut elements = Vec::new();
+        while !rest.is_empty() {
+            let (l, r) = rest.split_at_checked(2)?;
+            let (e, r) = r.split_at_checked(usize::from(u16::from_be_bytes([l[0], l[1]])))?;
+            elements.push(Object::Str(e.to_vec(), StrForm::Hex));
+            rest = r;
+        }
+        Some(Origin {
+            header,
+            id: (!elements.is_empty()).then_some(Object::Array(elements)),
+        })
+    }
+}
+
+/// The manifest's plaintext length in `version`, before version 3's [`Origin`]: version 2
+/// gives each of /Root and /Info a presence byte.
 pub fn manifest_len(version: i64) -> usize {
     if version == 1 {
         8 + 12 + 8 + 32
@@ -221,21 +273,26 @@ fn ref_bytes(version: i64, o: Option<&Object>, out: &mut Vec<u8>) {
     out.extend_from_slice(&g.to_be_bytes());
 }
 
-/// The manifest's plaintext: magic, /Root, /Info, the object counts, the digest.
+/// The manifest's plaintext: magic, /Root, /Info, the object counts, the digest; from
+/// version 3 on, the [`Origin`].
 pub fn manifest(
     version: i64,
     trailer: &Dict,
     tops: usize,
     compressed: usize,
     digest: &[u8; 32],
+    origin: &Origin,
 ) -> Vec<u8> {
-    let mut m = Vec::with_capacity(manifest_len(version));
+    let mut m = Vec::with_capacity(manifest_len(version) + 64);
     m.extend_from_slice(magic(version));
     ref_bytes(version, trailer.get(b"Root"), &mut m);
     ref_bytes(version, trailer.get(b"Info"), &mut m);
     m.extend_from_slice(&(tops as u32).to_be_bytes());
     m.extend_from_slice(&(compressed as u32).to_be_bytes());
     m.extend_from_slice(digest);
+    if version >= 3 {
+        origin.encode(&mut m);
+    }
     m
 }
 
@@ -248,9 +305,15 @@ pub fn tag_of(data: &[u8]) -> [u8; TAG] {
     t
 }
 
-/// Seals the manifest of `p` into `enc` (as /Manifest), adds `enc` as the /Encrypt
+/// Seals the manifest of `p` into `enc` (as /Manifest), with the header `p` is written
+/// with and the document's own /ID (`original_id`), adds `enc` as the /Encrypt
 /// dictionary. Call after [`seal_objects`].
-pub fn finish(p: &mut Packed, keys: &LwcKeys, mut enc: Dict) -> Result<()> {
+pub fn finish(
+    p: &mut Packed,
+    keys: &LwcKeys,
+    mut enc: Dict,
+    original_id: Option<&Object>,
+) -> Result<()> {
     let mut tops: Vec<(u32, u16, [u8; TAG])> = p
         .objects
         .iter()
@@ -267,6 +330,10 @@ pub fn finish(p: &mut Packed, keys: &LwcKeys, mut enc: Dict) -> Result<()> {
         tops.len(),
         compressed.len(),
         &digest,
+        &Origin {
+            header: p.version.clone(),
+            id: original_id.cloned(),
+        },
     );
     let mut c = keys.init()?;
     let sealed = keys.seal(&mut *c, &mut Rng::new(), (0, 0), Kind::Manifest, &[], &m)?;
