@@ -3,7 +3,7 @@
 //! | code | meaning |
 //! |---|---|
 //! | 0 | done |
-//! | 1 | authentication failed: wrong key or password, data modified, damaged or truncated, or `--require-authenticated` not met |
+//! | 1 | authentication failed: wrong key or password, data modified, damaged or truncated, `--require-authenticated` not met, or a password given for a PDF that is not encrypted |
 //! | 2 | usage: options or arguments that cannot work (clap uses it too) |
 //! | 3 | the input is not readable as what the command expects (not a container, not a PDF, a PDF damaged beyond repair, unsupported encryption, a results database without the runs asked for, lines that are not JSON) |
 //! | 4 | the output exists (use `--force`) |
