@@ -2,6 +2,7 @@
 //! decrypted output that we can read back. The bytes also go straight into the strict
 //! reader of authenticated LWC payloads (the path `pdf decrypt` takes for a wrapper
 //! document), which must never return a document unless every object authenticates.
+//! A file called authenticated must not open with the empty password as such.
 //! Damaged inputs take the repair path (`repair::load`: the reading as written, gaps
 //! filled, rebuilt) in every call; once more with tight limits, so that hitting a limit
 //! in the middle of a repair is exercised too.
@@ -24,6 +25,14 @@ fuzz_target!(|data: &[u8]| {
     let out =
         cipherlab_pdf::decrypt(data, None).or_else(|_| cipherlab_pdf::decrypt(data, Some("user")));
     if let Ok(d) = out {
+        // Authenticated means only a password's holders could have written it: never a
+        // file that the empty password opens.
+        if d.protection.authenticated() {
+            assert!(
+                cipherlab_pdf::decrypt(data, Some("")).is_err(),
+                "a file the empty password opens was called authenticated"
+            );
+        }
         // What we write must read back, unencrypted, with the same objects.
         match cipherlab_pdf::decrypt(&d.bytes, None) {
             Ok(again) => assert!(again.auth.is_none(), "our output is encrypted"),
