@@ -58,7 +58,10 @@ enum Command {
     ///
     /// The password comes from --password-file (or --password), else
     /// $CIPHERLAB_PDF_PASSWORD; without one, the empty user password is tried, and if it
-    /// does not open the file the password is asked on the terminal.
+    /// does not open the file the password is asked on the terminal. A file that the empty
+    /// password opens is never called authenticated: anyone could have written it. A
+    /// password given for a file that is not encrypted is refused (--allow-unencrypted).
+    /// Where integrity matters, add --require-authenticated.
     ///
     /// A damaged file (wrong startxref, unreadable cross-reference section, truncated) is
     /// repaired when that gives the whole document; when part of the document cannot be

@@ -4,12 +4,14 @@
 //! ```sh
 //! cargo build --release -p cipherlab-cli
 //! cargo run --release -p cipherlab-pdf --example vs_qpdf -- [--runs 15] [--dir ../shared/pdf] \
-//!     [--bin target/release/cipherlab] [--synthetic 65000]
+//!     [--bin target/release/cipherlab] [--synthetic 65000] [--synthetic-out FILE]
 //! ```
 //!
 //! `--synthetic N` adds a generated file of about N objects (pages with a compressed
 //! content stream and a link annotation with a string each, in object streams), the size
-//! of the 65,000-object file the issue mentions; 0 leaves it out.
+//! of the 65,000-object file the issue mentions; 0 leaves it out. `--synthetic-out FILE`
+//! also keeps it there, to time it with other tools (`/usr/bin/time -v cipherlab pdf
+//! encrypt FILE ...`).
 //!
 //! For each PDF both commands run as processes (what a user waits for: start-up, reading,
 //! key derivation, encryption, writing), alternating which goes first, after one warm-up
@@ -44,6 +46,7 @@ struct Args {
     dir: PathBuf,
     runs: usize,
     synthetic: usize,
+    synthetic_out: Option<PathBuf>,
 }
 
 fn args() -> Args {
@@ -53,6 +56,7 @@ fn args() -> Args {
         dir: root.join("../shared/pdf"),
         runs: 15,
         synthetic: 65_000,
+        synthetic_out: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(k) = it.next() {
@@ -62,6 +66,7 @@ fn args() -> Args {
             "--dir" => a.dir = v.into(),
             "--runs" => a.runs = v.parse().expect("--runs N"),
             "--synthetic" => a.synthetic = v.parse().expect("--synthetic N"),
+            "--synthetic-out" => a.synthetic_out = Some(v.into()),
             _ => panic!("unknown option {k}; see the file's documentation"),
         }
     }
@@ -313,6 +318,9 @@ fn main() {
         let name = format!("synthetic-{}-objects.pdf", a.synthetic);
         let p = tmp.join(&name);
         std::fs::write(&p, synthetic(a.synthetic)).unwrap();
+        if let Some(out) = &a.synthetic_out {
+            std::fs::copy(&p, out).unwrap();
+        }
         files.push((p, name, None));
     }
     for (f, file, pw) in files {

@@ -27,7 +27,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::document::{Document, Pdf, collect_refs};
+use crate::document::{Document, NumberSet, Pdf, collect_refs};
 use crate::error::{Error, Result};
 use crate::limits::Limits;
 use crate::object::Object;
@@ -104,14 +104,17 @@ pub(crate) fn census(doc: &Document, why: &dyn Fn(u32) -> Missing) -> Census {
     let mut c = Census::default();
     // Reachability from the trailer.
     let mut todo: Vec<(u32, u32)> = Vec::new();
+    // Each object's references in ascending order, each once: the walk's order, and so
+    // which object a missing one is reported "from", does not depend on how they are
+    // gathered.
+    let mut refs = Vec::new();
     for k in [&b"Root"[..], b"Info"] {
         if let Some(o) = doc.trailer.get(k) {
-            let mut refs = BTreeSet::new();
-            collect_refs(o, &mut refs);
-            todo.extend(refs.into_iter().map(|n| (n, 0)));
+            sorted_refs(o, &mut refs);
+            todo.extend(refs.iter().map(|&n| (n, 0)));
         }
     }
-    let mut seen = BTreeSet::new();
+    let mut seen = NumberSet::for_numbers(doc.objects.keys().next_back().copied());
     while let Some((n, from)) = todo.pop() {
         if !seen.insert(n) {
             continue;
@@ -119,13 +122,8 @@ pub(crate) fn census(doc: &Document, why: &dyn Fn(u32) -> Missing) -> Census {
         match doc.objects.get(&n) {
             Some((_, o)) => {
                 c.used += 1;
-                let mut refs = BTreeSet::new();
-                collect_refs(o, &mut refs);
-                todo.extend(
-                    refs.into_iter()
-                        .filter(|r| !seen.contains(r))
-                        .map(|r| (r, n)),
-                );
+                sorted_refs(o, &mut refs);
+                todo.extend(refs.iter().filter(|&&r| !seen.contains(r)).map(|&r| (r, n)));
             }
             None => {
                 c.missing.insert(n, (why(n), from));
@@ -134,6 +132,14 @@ pub(crate) fn census(doc: &Document, why: &dyn Fn(u32) -> Missing) -> Census {
     }
     count_pages(doc, &mut c);
     c
+}
+
+/// The references in `o`, into `refs`: ascending, each once.
+fn sorted_refs(o: &Object, refs: &mut Vec<u32>) {
+    refs.clear();
+    collect_refs(o, refs);
+    refs.sort_unstable();
+    refs.dedup();
 }
 
 /// `o`, or the object it refers to (`Err(n)`: object `n` is not there).
@@ -171,7 +177,7 @@ fn count_pages(doc: &Document, c: &mut Census) {
             Some(Ok(Object::Int(n))) => Some(*n),
             _ => None,
         });
-    let mut visited = BTreeSet::new();
+    let mut visited = NumberSet::for_numbers(doc.objects.keys().next_back().copied());
     let mut stack = vec![root];
     while let Some(node) = stack.pop() {
         if let Object::Ref(n, _) = node
@@ -201,7 +207,7 @@ fn count_pages(doc: &Document, c: &mut Census) {
         .objects
         .iter()
         .filter(|(n, (_, o))| {
-            !visited.contains(*n) && o.dict().is_some_and(|d| d.has_type(b"Page"))
+            !visited.contains(**n) && o.dict().is_some_and(|d| d.has_type(b"Page"))
         })
         .count();
 }
