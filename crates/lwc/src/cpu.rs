@@ -13,6 +13,8 @@ const KNOWN: u8 = 1;
 const BMI: u8 = 2;
 /// AVX2 usable (CPU and OS), together with BMI1 and BMI2.
 const AVX2: u8 = 4;
+/// AVX-512 F, VL and BW usable (CPU and OS), together with AVX2, BMI1 and BMI2.
+const AVX512: u8 = 8;
 
 static FEATURES: AtomicU8 = AtomicU8::new(0);
 
@@ -43,8 +45,17 @@ fn detect() -> u8 {
     // always exists then.
     let xcr0 = unsafe { _xgetbv(0) };
     // The OS saves the XMM and YMM registers.
-    if xcr0 & 0b110 == 0b110 {
-        f |= AVX2;
+    if xcr0 & 0b110 != 0b110 {
+        return f;
+    }
+    f |= AVX2;
+    // CPUID.(EAX=7,ECX=0):EBX bit 16 = AVX512F, bit 30 = AVX512BW, bit 31 = AVX512VL.
+    let avx512 =
+        leaf7.ebx & (1 << 16) != 0 && leaf7.ebx & (1 << 30) != 0 && leaf7.ebx & (1 << 31) != 0;
+    // XCR0 bits 5, 6, 7: the OS saves the opmask registers, the upper halves of
+    // ZMM0-15 and ZMM16-31. Without them a context switch would corrupt the state.
+    if avx512 && xcr0 & 0b1110_0000 == 0b1110_0000 {
+        f |= AVX512;
     }
     f
 }
@@ -77,5 +88,20 @@ impl Avx2Token {
     #[inline]
     pub(crate) fn detect() -> Option<Self> {
         (features() & AVX2 != 0).then_some(Avx2Token(()))
+    }
+}
+
+/// Proof that AVX-512 F, VL and BW are usable (the CPU has them and the OS saves the
+/// opmask and ZMM state), together with everything [`Avx2Token`] stands for. It can
+/// only be obtained from [`Avx512Token::detect`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Avx512Token(());
+
+impl Avx512Token {
+    /// The token, if the CPU and OS support AVX-512 F, VL and BW (and AVX2, BMI1,
+    /// BMI2).
+    #[inline]
+    pub(crate) fn detect() -> Option<Self> {
+        (features() & AVX512 != 0).then_some(Avx512Token(()))
     }
 }
