@@ -104,4 +104,11 @@ impl Avx512Token {
     pub(crate) fn detect() -> Option<Self> {
         (features() & AVX512 != 0).then_some(Avx512Token(()))
     }
+
+    /// The AVX2 token this one implies (AVX-512 is detected only together with
+    /// AVX2, BMI1 and BMI2).
+    #[inline]
+    pub(crate) fn avx2(self) -> Avx2Token {
+        Avx2Token(())
+    }
 }
