@@ -112,3 +112,27 @@ impl Avx512Token {
         Avx2Token(())
     }
 }
+
+/// Whether this is an AMD Zen 1 or Zen+ core (family 17h, models 00h-2Fh), whose
+/// vector shifts issue on a single pipe: there the many-message Ascon backend that
+/// runs two states in general-purpose registers beside two in vector registers was
+/// measured faster than four states in AVX2 registers; on the other CPUs measured
+/// (AMD Zen 4, an Intel Xeon) the AVX2 one is faster (docs/BENCHMARKS.md).
+pub(crate) fn single_vector_shift_pipe() -> bool {
+    use core::arch::x86_64::__cpuid;
+    let v = __cpuid(0);
+    // "AuthenticAMD"
+    let amd = v.ebx == 0x6874_7541 && v.edx == 0x6974_6e65 && v.ecx == 0x444d_4163;
+    if !amd {
+        return false;
+    }
+    let eax = __cpuid(1).eax;
+    let base_family = (eax >> 8) & 0xf;
+    let family = if base_family == 0xf {
+        base_family + ((eax >> 20) & 0xff)
+    } else {
+        base_family
+    };
+    let model = ((eax >> 4) & 0xf) | (((eax >> 16) & 0xf) << 4);
+    family == 0x17 && model < 0x30
+}
