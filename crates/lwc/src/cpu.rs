@@ -15,6 +15,8 @@ const BMI: u8 = 2;
 const AVX2: u8 = 4;
 /// AVX-512 F, VL and BW usable (CPU and OS), together with AVX2, BMI1 and BMI2.
 const AVX512: u8 = 8;
+/// AVX-512 VBMI2 as well, besides everything `AVX512` stands for.
+const AVX512_VBMI2: u8 = 16;
 
 static FEATURES: AtomicU8 = AtomicU8::new(0);
 
@@ -56,6 +58,10 @@ fn detect() -> u8 {
     // ZMM0-15 and ZMM16-31. Without them a context switch would corrupt the state.
     if avx512 && xcr0 & 0b1110_0000 == 0b1110_0000 {
         f |= AVX512;
+        // CPUID.(EAX=7,ECX=0):ECX bit 6 = AVX512_VBMI2.
+        if leaf7.ecx & (1 << 6) != 0 {
+            f |= AVX512_VBMI2;
+        }
     }
     f
 }
@@ -135,4 +141,62 @@ pub(crate) fn single_vector_shift_pipe() -> bool {
     };
     let model = ((eax >> 4) & 0xf) | (((eax >> 16) & 0xf) << 4);
     family == 0x17 && model < 0x30
+}
+
+/// Proof that AVX-512 VBMI2 is usable, together with everything [`Avx512Token`]
+/// stands for. It can only be obtained from [`Avx512Vbmi2Token::detect`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Avx512Vbmi2Token(());
+
+impl Avx512Vbmi2Token {
+    /// The token, if the CPU and OS support AVX-512 F, VL, BW and VBMI2 (and AVX2,
+    /// BMI1, BMI2).
+    #[inline]
+    pub(crate) fn detect() -> Option<Self> {
+        (features() & AVX512_VBMI2 != 0).then_some(Avx512Vbmi2Token(()))
+    }
+
+    /// The AVX2 token this one implies.
+    #[inline]
+    pub(crate) fn avx2(self) -> Avx2Token {
+        Avx2Token(())
+    }
+}
+
+/// Bit of [`SELF_TEST_FAILURES`]: ISAP-K's hand-written AVX-512 VBMI2 path.
+pub(crate) const SELF_TEST_ISAP_K_VBMI2: u8 = 1;
+
+/// The hand-written SIMD paths whose first-use self-test failed in this process.
+static SELF_TEST_FAILURES: AtomicU8 = AtomicU8::new(0);
+
+/// Records that a hand-written path failed its self-test and was replaced by a
+/// compiler-generated one; with the `std` feature, says so once on standard error.
+pub(crate) fn note_self_test_failure(bit: u8) {
+    let before = SELF_TEST_FAILURES.fetch_or(bit, Ordering::Relaxed);
+    #[cfg(feature = "std")]
+    if before & bit == 0 {
+        std::eprintln!(
+            "cipherlab-lwc: note: a hand-written SIMD path failed its self-test on this CPU \
+             and is disabled: {}",
+            self_test_failures()
+                .collect::<std::vec::Vec<_>>()
+                .join(", ")
+        );
+    }
+    #[cfg(not(feature = "std"))]
+    let _ = before;
+}
+
+/// The hand-written SIMD paths disabled in this process because their first-use
+/// self-test disagreed with the portable code (the compiler-generated path of the
+/// same feature level runs instead). Empty on a healthy CPU.
+pub fn self_test_failures() -> impl Iterator<Item = &'static str> {
+    let f = SELF_TEST_FAILURES.load(Ordering::Relaxed);
+    [(
+        SELF_TEST_ISAP_K_VBMI2,
+        "isap-k avx512-vbmi2 (rho by vpshldvw)",
+    )]
+    .into_iter()
+    .filter(move |(bit, _)| f & bit != 0)
+    .map(|(_, name)| name)
 }
