@@ -17,6 +17,8 @@ const AVX2: u8 = 4;
 const AVX512: u8 = 8;
 /// AVX-512 VBMI2 as well, besides everything `AVX512` stands for.
 const AVX512_VBMI2: u8 = 16;
+/// An AMD Zen 1 or Zen+ core (see [`single_vector_shift_pipe`]).
+const ZEN1: u8 = 32;
 
 static FEATURES: AtomicU8 = AtomicU8::new(0);
 
@@ -24,7 +26,11 @@ static FEATURES: AtomicU8 = AtomicU8::new(0);
 fn detect() -> u8 {
     use core::arch::x86_64::{__cpuid, __cpuid_count, _xgetbv};
     let mut f = KNOWN;
-    let max_leaf = __cpuid(0).eax;
+    let leaf0 = __cpuid(0);
+    if is_zen1(leaf0.ebx, leaf0.ecx, leaf0.edx, __cpuid(1).eax) {
+        f |= ZEN1;
+    }
+    let max_leaf = leaf0.eax;
     if max_leaf < 7 {
         return f;
     }
@@ -123,26 +129,26 @@ impl Avx512Token {
 /// vector shifts issue on a single pipe: there the many-message Ascon backend that
 /// runs two states in general-purpose registers beside two in vector registers was
 /// measured faster than four states in AVX2 registers; on the other CPUs measured
-/// (AMD Zen 4, an Intel Xeon) the AVX2 one is faster (docs/BENCHMARKS.md).
+/// (AMD Zen 4, an Intel Xeon) the AVX2 one is faster (docs/BENCHMARKS.md). Read
+/// from the cached probe: CPUID is slow, and a VM exit under a hypervisor.
+#[inline]
 pub(crate) fn single_vector_shift_pipe() -> bool {
-    use core::arch::x86_64::__cpuid;
-    let v = __cpuid(0);
+    features() & ZEN1 != 0
+}
+
+/// From CPUID leaf 0 (vendor in EBX, EDX, ECX) and leaf 1 EAX (family and model).
+fn is_zen1(ebx: u32, ecx: u32, edx: u32, leaf1_eax: u32) -> bool {
     // "AuthenticAMD"
-    let amd = v.ebx == 0x6874_7541 && v.edx == 0x6974_6e65 && v.ecx == 0x444d_4163;
-    if !amd {
-        return false;
-    }
-    let eax = __cpuid(1).eax;
-    let base_family = (eax >> 8) & 0xf;
+    let amd = ebx == 0x6874_7541 && edx == 0x6974_6e65 && ecx == 0x444d_4163;
+    let base_family = (leaf1_eax >> 8) & 0xf;
     let family = if base_family == 0xf {
-        base_family + ((eax >> 20) & 0xff)
+        base_family + ((leaf1_eax >> 20) & 0xff)
     } else {
         base_family
     };
-    let model = ((eax >> 4) & 0xf) | (((eax >> 16) & 0xf) << 4);
-    family == 0x17 && model < 0x30
+    let model = ((leaf1_eax >> 4) & 0xf) | (((leaf1_eax >> 16) & 0xf) << 4);
+    amd && family == 0x17 && model < 0x30
 }
-
 /// Proof that AVX-512 VBMI2 is usable, together with everything [`Avx512Token`]
 /// stands for. It can only be obtained from [`Avx512Vbmi2Token::detect`].
 #[derive(Clone, Copy, Debug)]
@@ -199,4 +205,26 @@ pub fn self_test_failures() -> impl Iterator<Item = &'static str> {
     .into_iter()
     .filter(move |(bit, _)| f & bit != 0)
     .map(|(_, name)| name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_zen1;
+
+    const AMD: (u32, u32, u32) = (0x6874_7541, 0x444d_4163, 0x6974_6e65);
+
+    #[test]
+    fn zen1_by_family_and_model() {
+        let (b, c, d) = AMD;
+        // EPYC 7601 (Zen 1): family 17h, model 01h.
+        assert!(is_zen1(b, c, d, 0x0080_0f12));
+        // Ryzen 2700X (Zen+): family 17h, model 08h.
+        assert!(is_zen1(b, c, d, 0x0080_0f82));
+        // EPYC 7742 (Zen 2): family 17h, model 31h.
+        assert!(!is_zen1(b, c, d, 0x0083_0f10));
+        // EPYC 9654 (Zen 4): family 19h, model 11h.
+        assert!(!is_zen1(b, c, d, 0x00a1_0f11));
+        // The same signature from another vendor.
+        assert!(!is_zen1(0x756e_6547, 0x6c65_746e, 0x4965_6e69, 0x0080_0f12));
+    }
 }
