@@ -56,6 +56,22 @@ mod isap;
 mod tag;
 mod xoodyak;
 
+/// The hand-written SIMD paths disabled in this process because their first-use
+/// self-test disagreed with the portable code (the compiler-generated path of the
+/// same feature level then runs instead, with identical results). Empty on a healthy
+/// CPU, and always on CPUs that never reach a hand-written path. With the `std`
+/// feature a failure is also noted once on standard error.
+pub fn simd_self_test_failures() -> impl Iterator<Item = &'static str> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        cpu::self_test_failures()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        core::iter::empty()
+    }
+}
+
 pub use ascon::batch;
 pub use ascon::*;
 pub use isap::*;

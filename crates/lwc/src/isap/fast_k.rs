@@ -1,5 +1,9 @@
 //! ISAP-K with Keccak-p\[400\] in AVX2 registers, the keystream and the MAC side by
-//! side (x86-64 with AVX2; other CPUs use the portable mode).
+//! side (x86-64 with AVX2; other CPUs use the portable mode). Where AVX-512 F, VL
+//! and BW are usable, the same source is compiled with them enabled as well
+//! ([`whole_avx512`]); where VBMI2 is usable too, ρ becomes one hand-written
+//! `vpshldvw` per plane ([`whole_vbmi2`]), behind a first-use self-test
+//! ([`vbmi2_usable`]).
 //!
 //! Layout: one 128-bit register per plane `y`, lane `(x, y)` in 16-bit word `x`
 //! (words 5..7 are don't-care: no operation moves them into words 0..4). A round
@@ -28,8 +32,9 @@
 use super::Variant;
 use super::portable;
 use super::sponge::Sponge;
-use crate::cpu::Avx2Token;
+use crate::cpu::{Avx2Token, Avx512Token, Avx512Vbmi2Token};
 use crate::permutation::keccak_p400::{KeccakP400State, RHO, ROUND_CONSTANTS};
+use core::sync::atomic::{AtomicU8, Ordering};
 
 /// Byte-shuffle control that puts word `src[x]` into word `x` (x < 5) and zeroes
 /// words 5..7.
@@ -75,6 +80,22 @@ const PI_CHI: [[[u8; 16]; 3]; 5] = {
     out
 };
 
+/// ρ rotation counts for `vpshldvw`: word `x` of plane `y` is `RHO[x + 5y]`;
+/// words 5..7 are 0.
+const RHO_COUNT: [[u16; 8]; 5] = {
+    let mut out = [[0u16; 8]; 5];
+    let mut y = 0;
+    while y < 5 {
+        let mut x = 0;
+        while x < 5 {
+            out[y][x] = RHO[x + 5 * y] as u16;
+            x += 1;
+        }
+        y += 1;
+    }
+    out
+};
+
 /// ρ multipliers: word `x` of plane `y` is `2^RHO[x + 5y]`; words 5..7 are 1.
 const RHO_MUL: [[u16; 8]; 5] = {
     let mut out = [[1u16; 8]; 5];
@@ -112,6 +133,12 @@ mod imp {
         fn blend<const M: i32>(self, o: Self) -> Self;
         /// Each word rotated left by `log2(mul)` (multipliers are powers of two).
         fn rotate(self, mul: Self) -> Self;
+        /// Each word rotated left by the count in the same word of `counts`, with
+        /// one AVX-512 VBMI2 `vpshldvw` (a funnel shift of the word with itself).
+        ///
+        /// # Safety
+        /// The CPU must support AVX-512 VBMI2 and VL.
+        unsafe fn rotate_shldv(self, counts: Self) -> Self;
         /// A shuffle control (the same in each 128-bit half).
         fn bytes(t: Avx2Token, b: &[u8; 16]) -> Self;
         /// Sixteen-bit words (the same in each 128-bit half).
@@ -223,6 +250,11 @@ mod imp {
             })
         }
         #[inline(always)]
+        unsafe fn rotate_shldv(self, counts: Self) -> Self {
+            // SAFETY: the caller guarantees AVX-512 VBMI2 and VL.
+            X(unsafe { _mm_shldv_epi16(self.0, self.0, counts.0) })
+        }
+        #[inline(always)]
         fn bytes(_t: Avx2Token, b: &[u8; 16]) -> Self {
             // SAFETY: a bit cast of 16 bytes.
             X(unsafe { transmute::<[u8; 16], __m128i>(*b) })
@@ -280,6 +312,11 @@ mod imp {
             })
         }
         #[inline(always)]
+        unsafe fn rotate_shldv(self, counts: Self) -> Self {
+            // SAFETY: the caller guarantees AVX-512 VBMI2 and VL.
+            Y(unsafe { _mm256_shldv_epi16(self.0, self.0, counts.0) })
+        }
+        #[inline(always)]
         fn bytes(_t: Avx2Token, b: &[u8; 16]) -> Self {
             // SAFETY: a bit cast of 32 bytes.
             Y(unsafe { transmute::<[[u8; 16]; 2], __m256i>([*b, *b]) })
@@ -314,19 +351,25 @@ mod imp {
 
 use imp::{Lanes, X, Y};
 
-/// The shuffle controls and ρ multipliers in registers. They pass through
+/// The shuffle controls and ρ operands in registers. They pass through
 /// [`core::hint::black_box`] once per call, so the compiler keeps the instructions
 /// as written (otherwise it turns `mulhi` by a power of two into a widening
 /// shift sequence that costs five instructions).
+///
+/// `SHLDV = false`: ρ multiplies by the powers of two in `rho` (AVX2, and the same
+/// source compiled for AVX-512). `SHLDV = true`: `rho` holds the rotation counts
+/// and ρ is one `vpshldvw` per plane (AVX-512 VBMI2, written by hand: see
+/// [`vbmi2_usable`]); such a value can only be made from an
+/// [`Avx512Vbmi2Token`], which is what makes `rotate_shldv` sound in [`round`].
 #[derive(Clone, Copy)]
-struct Consts<L> {
+struct Consts<L, const SHLDV: bool> {
     theta_m1: L,
     theta_p1: L,
     pi_chi: [[L; 3]; 5],
     rho: [L; 5],
 }
 
-impl<L: Lanes> Consts<L> {
+impl<L: Lanes> Consts<L, false> {
     #[inline(always)]
     fn new(t: Avx2Token) -> Self {
         core::hint::black_box(Consts {
@@ -338,9 +381,23 @@ impl<L: Lanes> Consts<L> {
     }
 }
 
+impl<L: Lanes> Consts<L, true> {
+    #[inline(always)]
+    fn new_vbmi2(v: Avx512Vbmi2Token) -> Self {
+        let t = v.avx2();
+        core::hint::black_box(Consts {
+            theta_m1: L::bytes(t, &THETA_M1),
+            theta_p1: L::bytes(t, &THETA_P1),
+            pi_chi: core::array::from_fn(|y| core::array::from_fn(|k| L::bytes(t, &PI_CHI[y][k]))),
+            rho: core::array::from_fn(|y| L::words(t, &RHO_COUNT[y])),
+        })
+    }
+}
+
 /// One Keccak-p\[400\] round on the planes `a` (one or two states).
 #[inline(always)]
-fn round<L: Lanes>(a: &mut [L; 5], k: &Consts<L>, rc: u16) {
+#[allow(unsafe_code)]
+fn round<L: Lanes, const SHLDV: bool>(a: &mut [L; 5], k: &Consts<L, SHLDV>, rc: u16) {
     // The constants are re-read from memory every round, as operands of the
     // instructions that use them; this also keeps the compiler from hoisting a
     // widened copy of the ρ multipliers out of the loop (which would make it
@@ -350,7 +407,16 @@ fn round<L: Lanes>(a: &mut [L; 5], k: &Consts<L>, rc: u16) {
     let c = a[0].xor(a[1]).xor(a[2]).xor(a[3]).xor(a[4]);
     let d = c.shuffle(k.theta_m1).xor(c.shuffle(k.theta_p1).rotate1());
     // ρ
-    let p: [L; 5] = core::array::from_fn(|y| a[y].xor(d).rotate(k.rho[y]));
+    let p: [L; 5] = core::array::from_fn(|y| {
+        let v = a[y].xor(d);
+        if SHLDV {
+            // SAFETY: a `Consts<_, true>` is only made by `Consts::new_vbmi2`, from
+            // a token proving AVX-512 VBMI2 and VL.
+            unsafe { v.rotate_shldv(k.rho[y]) }
+        } else {
+            v.rotate(k.rho[y])
+        }
+    });
     // π and χ, plane by plane.
     for (yy, out) in a.iter_mut().enumerate() {
         let s = |x: usize| p[(x + 2 * yy) % 5];
@@ -368,7 +434,7 @@ fn round<L: Lanes>(a: &mut [L; 5], k: &Consts<L>, rc: u16) {
 
 /// Rounds `from .. 20` (Keccak-p\[400, 20 - from\]).
 #[inline(always)]
-fn rounds<L: Lanes>(a: &mut [L; 5], k: &Consts<L>, from: usize) {
+fn rounds<L: Lanes, const S: bool>(a: &mut [L; 5], k: &Consts<L, S>, from: usize) {
     for &c in &ROUND_CONSTANTS[from..] {
         round(a, k, c);
     }
@@ -376,7 +442,7 @@ fn rounds<L: Lanes>(a: &mut [L; 5], k: &Consts<L>, from: usize) {
 
 /// Rounds `from .. to`.
 #[inline(always)]
-fn rounds_range<L: Lanes>(a: &mut [L; 5], k: &Consts<L>, from: usize, to: usize) {
+fn rounds_range<L: Lanes, const S: bool>(a: &mut [L; 5], k: &Consts<L, S>, from: usize, to: usize) {
     for &c in &ROUND_CONSTANTS[from..to] {
         round(a, k, c);
     }
@@ -414,9 +480,9 @@ fn rate(k: &[X; 5]) -> (u64, u16, u64) {
 /// MAC's planes). `SH` MAC rounds and `SE` keystream rounds per 18-byte block,
 /// `SE <= SH`.
 #[inline(always)]
-fn stream<const SH: usize, const SE: usize, const DECRYPT: bool>(
-    cx: &Consts<X>,
-    cy: &Consts<Y>,
+fn stream<const SH: usize, const SE: usize, const DECRYPT: bool, const S: bool>(
+    cx: &Consts<X, S>,
+    cy: &Consts<Y, S>,
     mut k: [X; 5],
     m: &mut [X; 5],
     buf: &mut [u8],
@@ -495,7 +561,7 @@ impl Rekey {
     }
 
     #[inline(always)]
-    fn round<const SB: usize, const SK: usize>(&mut self, cx: &Consts<X>) {
+    fn round<const SB: usize, const SK: usize, const S: bool>(&mut self, cx: &Consts<X, S>) {
         let s = self.step;
         let r = if s < SK {
             20 - SK + s
@@ -517,9 +583,12 @@ impl Rekey {
     }
 
     #[inline(always)]
-    fn finish<const SB: usize, const SK: usize>(mut self, cx: &Consts<X>) -> KeccakP400State {
+    fn finish<const SB: usize, const SK: usize, const S: bool>(
+        mut self,
+        cx: &Consts<X, S>,
+    ) -> KeccakP400State {
         while !self.done::<SB, SK>() {
-            self.round::<SB, SK>(cx);
+            self.round::<SB, SK, S>(cx);
         }
         to_state(&self.a)
     }
@@ -565,7 +634,7 @@ impl<'a> MacAd<'a> {
     }
 
     #[inline(always)]
-    fn round<const SH: usize>(&mut self, cx: &Consts<X>) {
+    fn round<const SH: usize, const S: bool>(&mut self, cx: &Consts<X, S>) {
         if self.r == 0 && self.perm > 0 {
             if let Some(b) = self.blocks.next() {
                 self.xor_block(b);
@@ -589,12 +658,56 @@ impl<'a> MacAd<'a> {
     }
 }
 
-/// The whole of encryption or decryption in place, in AVX2 registers; returns the
-/// tag over the ciphertext. IsapRk for K*_E runs interleaved with IsapMac's
+/// The whole of encryption or decryption in place, in vector registers; returns
+/// the tag over the ciphertext. IsapRk for K*_E runs interleaved with IsapMac's
 /// absorption of the AD (two independent chains), then the keystream and the MAC
 /// run paired ([`stream`]), then IsapRk for K*_A and the tag.
-#[target_feature(enable = "avx2,bmi1,bmi2")]
+///
+/// The one source of both feature levels: [`whole_avx2`] and [`whole_avx512`]
+/// instantiate it, and the compiler selects the instructions for each.
+#[inline(always)]
 fn whole<
+    V: Variant<S = KeccakP400State>,
+    const SH: usize,
+    const SB: usize,
+    const SE: usize,
+    const SK: usize,
+    const DECRYPT: bool,
+    const S: bool,
+>(
+    t: Avx2Token,
+    cx: Consts<X, S>,
+    cy: Consts<Y, S>,
+    key: &[u8; 16],
+    nonce: &[u8; 16],
+    ad: &[u8],
+    buf: &mut [u8],
+) -> [u8; 16] {
+    let mut ke = Rekey::new(t, key, &V::IV_KE, nonce);
+    let mut mac = MacAd::new::<V>(t, nonce, ad);
+    while !mac.done() && !ke.done::<SB, SK>() {
+        ke.round::<SB, SK, S>(&cx);
+        mac.round::<SH, S>(&cx);
+    }
+    while !mac.done() {
+        mac.round::<SH, S>(&cx);
+    }
+    let mut ks = ke.finish::<SB, SK, S>(&cx);
+    ks.set_last16(nonce);
+    let mut m = mac.a;
+    stream::<SH, SE, DECRYPT, S>(&cx, &cy, planes(t, &ks), &mut m, buf);
+    // IsapMac's end: K*_A from the first 16 bytes, then the tag.
+    let mut s = to_state(&m);
+    let ka = Rekey::new(t, key, &V::IV_KA, &s.first16()).finish::<SB, SK, S>(&cx);
+    s.set_first16(&ka.first16());
+    let mut m = planes(t, &s);
+    rounds(&mut m, &cx, 20 - SH);
+    to_state(&m).first16()
+}
+
+/// [`whole`] compiled for AVX2, BMI1 and BMI2.
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+fn whole_avx2<
     V: Variant<S = KeccakP400State>,
     const SH: usize,
     const SB: usize,
@@ -608,28 +721,204 @@ fn whole<
     ad: &[u8],
     buf: &mut [u8],
 ) -> [u8; 16] {
-    let cx = Consts::<X>::new(t);
-    let cy = Consts::<Y>::new(t);
-    let mut ke = Rekey::new(t, key, &V::IV_KE, nonce);
-    let mut mac = MacAd::new::<V>(t, nonce, ad);
-    while !mac.done() && !ke.done::<SB, SK>() {
-        ke.round::<SB, SK>(&cx);
-        mac.round::<SH>(&cx);
+    whole::<V, SH, SB, SE, SK, DECRYPT, false>(
+        t,
+        Consts::new(t),
+        Consts::new(t),
+        key,
+        nonce,
+        ad,
+        buf,
+    )
+}
+
+/// [`whole`] compiled with AVX-512 F, VL and BW enabled as well: the same source,
+/// for which the compiler turns the θ parity and χ (`a ^ (!b & c)`) into
+/// `vpternlog` and can use the 32 vector registers. (AVX-512 has no 16-bit rotate
+/// without VBMI2, so ρ stays multiplications.)
+#[target_feature(enable = "avx2,bmi1,bmi2,avx512f,avx512vl,avx512bw")]
+fn whole_avx512<
+    V: Variant<S = KeccakP400State>,
+    const SH: usize,
+    const SB: usize,
+    const SE: usize,
+    const SK: usize,
+    const DECRYPT: bool,
+>(
+    t: Avx512Token,
+    key: &[u8; 16],
+    nonce: &[u8; 16],
+    ad: &[u8],
+    buf: &mut [u8],
+) -> [u8; 16] {
+    let t = t.avx2();
+    whole::<V, SH, SB, SE, SK, DECRYPT, false>(
+        t,
+        Consts::new(t),
+        Consts::new(t),
+        key,
+        nonce,
+        ad,
+        buf,
+    )
+}
+
+/// [`whole`] with ρ as one hand-written `vpshldvw` per plane (AVX-512 VBMI2), the
+/// rest the same source compiled for AVX-512 F, VL, BW and VBMI2. The compiler
+/// does not find this rotation itself (written as plain per-word rotations it
+/// leaves most words to scalar code), and it is worth 1.2x on ISAP-K-128A
+/// (docs/BENCHMARKS.md); so it runs only after [`vbmi2_usable`]'s self-test.
+#[target_feature(enable = "avx2,bmi1,bmi2,avx512f,avx512vl,avx512bw,avx512vbmi2")]
+fn whole_vbmi2<
+    V: Variant<S = KeccakP400State>,
+    const SH: usize,
+    const SB: usize,
+    const SE: usize,
+    const SK: usize,
+    const DECRYPT: bool,
+>(
+    v: Avx512Vbmi2Token,
+    key: &[u8; 16],
+    nonce: &[u8; 16],
+    ad: &[u8],
+    buf: &mut [u8],
+) -> [u8; 16] {
+    whole::<V, SH, SB, SE, SK, DECRYPT, true>(
+        v.avx2(),
+        Consts::new_vbmi2(v),
+        Consts::new_vbmi2(v),
+        key,
+        nonce,
+        ad,
+        buf,
+    )
+}
+
+/// [`whole_vbmi2`] as a safe call.
+#[inline(always)]
+#[allow(unsafe_code)]
+fn call_vbmi2<
+    V: Variant<S = KeccakP400State>,
+    const SH: usize,
+    const SB: usize,
+    const SE: usize,
+    const SK: usize,
+    const DECRYPT: bool,
+>(
+    v: Avx512Vbmi2Token,
+    key: &[u8; 16],
+    nonce: &[u8; 16],
+    ad: &[u8],
+    buf: &mut [u8],
+) -> [u8; 16] {
+    // SAFETY: the token proves AVX-512 F, VL, BW and VBMI2 (with the OS saving
+    // their state), AVX2, BMI1 and BMI2.
+    unsafe { whole_vbmi2::<V, SH, SB, SE, SK, DECRYPT>(v, key, nonce, ad, buf) }
+}
+
+/// The first-use self-test of [`whole_vbmi2`]: 0 = not run yet, 1 = passed,
+/// 2 = failed (the hand-written path is then never used in this process).
+static VBMI2_SELF_TEST: AtomicU8 = AtomicU8::new(0);
+
+/// Whether the hand-written VBMI2 path may run: on first use, it encrypts and
+/// decrypts fixed inputs with both ISAP-K variants and compares every byte and tag
+/// with the portable mode. On any mismatch it is disabled for the rest of the
+/// process, with a one-time note (`crate::simd_self_test_failures`), and the
+/// compiler-generated AVX-512 path runs instead. The inputs are fixed constants,
+/// so this decision depends on the CPU only, never on data.
+#[inline]
+fn vbmi2_usable(v: Avx512Vbmi2Token) -> bool {
+    match VBMI2_SELF_TEST.load(Ordering::Relaxed) {
+        1 => true,
+        2 => false,
+        _ => {
+            let ok = self_test(
+                |variant, decrypt, key, nonce, ad, buf| match (variant, decrypt) {
+                    (0, false) => {
+                        call_vbmi2::<crate::IsapK128a, 16, 1, 8, 8, false>(v, key, nonce, ad, buf)
+                    }
+                    (0, true) => {
+                        call_vbmi2::<crate::IsapK128a, 16, 1, 8, 8, true>(v, key, nonce, ad, buf)
+                    }
+                    (_, false) => {
+                        call_vbmi2::<crate::IsapK128, 20, 12, 12, 12, false>(v, key, nonce, ad, buf)
+                    }
+                    (_, true) => {
+                        call_vbmi2::<crate::IsapK128, 20, 12, 12, 12, true>(v, key, nonce, ad, buf)
+                    }
+                },
+            );
+            VBMI2_SELF_TEST.store(if ok { 1 } else { 2 }, Ordering::Relaxed);
+            if !ok {
+                crate::cpu::note_self_test_failure(crate::cpu::SELF_TEST_ISAP_K_VBMI2);
+            }
+            ok
+        }
     }
-    while !mac.done() {
-        mac.round::<SH>(&cx);
+}
+
+/// A run of one whole encryption (`decrypt = false`) or decryption of ISAP-K-128A
+/// (`variant = 0`) or ISAP-K-128 (`1`) in place; returns the tag.
+type WholeFn<'f> = &'f dyn Fn(u8, bool, &[u8; 16], &[u8; 16], &[u8], &mut [u8]) -> [u8; 16];
+
+/// Compares `run` with the portable mode on fixed inputs (a 61-byte message, so
+/// three full blocks and a partial one, and 23 bytes of AD), both variants, both
+/// directions. `true` if every byte and tag agree.
+fn self_test(run: impl Fn(u8, bool, &[u8; 16], &[u8; 16], &[u8], &mut [u8]) -> [u8; 16]) -> bool {
+    let run: WholeFn<'_> = &run;
+    let key: [u8; 16] = core::array::from_fn(|i| (i as u8).wrapping_mul(29) ^ 0x5c);
+    let nonce: [u8; 16] = core::array::from_fn(|i| (i as u8).wrapping_mul(71) ^ 0xa3);
+    let ad: [u8; 23] = core::array::from_fn(|i| (i as u8).wrapping_mul(13) ^ 0x3e);
+    let msg: [u8; 61] = core::array::from_fn(|i| (i as u8).wrapping_mul(101) ^ 0x17);
+    let mut ok = true;
+    for variant in 0..2u8 {
+        let mut want = msg;
+        let want_tag = if variant == 0 {
+            portable::encrypt::<crate::IsapK128a>(&key, &nonce, &ad, &mut want)
+        } else {
+            portable::encrypt::<crate::IsapK128>(&key, &nonce, &ad, &mut want)
+        };
+        let mut got = msg;
+        let tag = run(variant, false, &key, &nonce, &ad, &mut got);
+        // Every comparison runs (no early exit): public, fixed data anyway.
+        ok &= got == want && tag == want_tag;
+        let tag = run(variant, true, &key, &nonce, &ad, &mut got);
+        ok &= got == msg && tag == want_tag;
     }
-    let mut ks = ke.finish::<SB, SK>(&cx);
-    ks.set_last16(nonce);
-    let mut m = mac.a;
-    stream::<SH, SE, DECRYPT>(&cx, &cy, planes(t, &ks), &mut m, buf);
-    // IsapMac's end: K*_A from the first 16 bytes, then the tag.
-    let mut s = to_state(&m);
-    let ka = Rekey::new(t, key, &V::IV_KA, &s.first16()).finish::<SB, SK>(&cx);
-    s.set_first16(&ka.first16());
-    let mut m = planes(t, &s);
-    rounds(&mut m, &cx, 20 - SH);
-    to_state(&m).first16()
+    ok
+}
+
+/// The fastest instance of [`whole`] this CPU runs, or `None` without AVX2.
+#[inline(always)]
+#[allow(unsafe_code)]
+fn whole_best<
+    V: Variant<S = KeccakP400State>,
+    const SH: usize,
+    const SB: usize,
+    const SE: usize,
+    const SK: usize,
+    const DECRYPT: bool,
+>(
+    key: &[u8; 16],
+    nonce: &[u8; 16],
+    ad: &[u8],
+    buf: &mut [u8],
+) -> Option<[u8; 16]> {
+    if let Some(v) = Avx512Vbmi2Token::detect()
+        && vbmi2_usable(v)
+    {
+        return Some(call_vbmi2::<V, SH, SB, SE, SK, DECRYPT>(
+            v, key, nonce, ad, buf,
+        ));
+    }
+    if let Some(t) = Avx512Token::detect() {
+        // SAFETY: the token proves the CPU supports AVX-512 F, VL and BW (with
+        // the OS saving their state), AVX2, BMI1 and BMI2.
+        return Some(unsafe { whole_avx512::<V, SH, SB, SE, SK, DECRYPT>(t, key, nonce, ad, buf) });
+    }
+    let t = Avx2Token::detect()?;
+    // SAFETY: the token proves the CPU supports AVX2, BMI1 and BMI2.
+    Some(unsafe { whole_avx2::<V, SH, SB, SE, SK, DECRYPT>(t, key, nonce, ad, buf) })
 }
 
 /// Encryption with the AVX2 path when the CPU has it, else the portable mode.
@@ -647,9 +936,8 @@ pub(crate) fn encrypt<
     ad: &[u8],
     buf: &mut [u8],
 ) -> [u8; 16] {
-    match Avx2Token::detect() {
-        // SAFETY: the token proves the CPU supports AVX2, BMI1 and BMI2.
-        Some(t) => unsafe { whole::<V, SH, SB, SE, SK, false>(t, key, nonce, ad, buf) },
+    match whole_best::<V, SH, SB, SE, SK, false>(key, nonce, ad, buf) {
+        Some(tag) => tag,
         None => portable::encrypt::<V>(key, nonce, ad, buf),
     }
 }
@@ -672,16 +960,15 @@ pub(crate) fn decrypt<
     buf: &mut [u8],
     tag: &[u8; 16],
 ) -> aead::Result<()> {
-    let Some(t) = Avx2Token::detect() else {
+    let Some(computed) = whole_best::<V, SH, SB, SE, SK, true>(key, nonce, ad, buf) else {
         return portable::decrypt::<V>(key, nonce, ad, buf, tag);
     };
-    // SAFETY: the token proves the CPU supports AVX2, BMI1 and BMI2.
-    let computed = unsafe { whole::<V, SH, SB, SE, SK, true>(t, key, nonce, ad, buf) };
     crate::tag::verify_or_wipe(&computed, tag, buf)
 }
 
 #[cfg(test)]
 mod tests {
+    extern crate std;
     use super::*;
 
     #[target_feature(enable = "avx2,bmi1,bmi2")]
@@ -695,8 +982,8 @@ mod tests {
         let mut x = planes(t, s);
         let xo = planes(t, &other);
         let mut y: [Y; 5] = core::array::from_fn(|i| x[i].join(xo[i]));
-        rounds(&mut x, &Consts::new(t), from);
-        rounds(&mut y, &Consts::new(t), from);
+        rounds(&mut x, &Consts::<X, false>::new(t), from);
+        rounds(&mut y, &Consts::<Y, false>::new(t), from);
         let mut lo = x;
         let mut hi = x;
         for i in 0..5 {
@@ -704,6 +991,146 @@ mod tests {
         }
         assert!(to_state(&lo) == to_state(&x));
         (to_state(&x), to_state(&hi))
+    }
+
+    /// An instance of [`whole`] (`run(decrypt, key, nonce, ad, buf)`) against the
+    /// portable mode, both directions: random keys, nonces and data, every message
+    /// length 0..=300 (all block tails, up to 17 blocks) with AD lengths around the
+    /// 18-byte rate.
+    fn agrees_with_portable<V: Variant<S = KeccakP400State>>(
+        seed: u64,
+        run: impl Fn(bool, &[u8; 16], &[u8; 16], &[u8], &mut [u8]) -> [u8; 16],
+    ) {
+        use rand::{Rng, RngCore, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut data = [0u8; 400];
+        for len in 0..=300 {
+            for ad_len in [0, rng.random_range(1..18), 18, rng.random_range(19..100)] {
+                let key: [u8; 16] = rng.random();
+                let nonce: [u8; 16] = rng.random();
+                rng.fill_bytes(&mut data);
+                let (msg, ad) = data.split_at_mut(300);
+                let (msg, ad) = (&mut msg[..len], &ad[..ad_len]);
+                let mut want = msg.to_vec();
+                let want_tag = portable::encrypt::<V>(&key, &nonce, ad, &mut want);
+                let plain = msg.to_vec();
+                let tag = run(false, &key, &nonce, ad, msg);
+                assert_eq!(
+                    (&msg[..], tag),
+                    (&want[..], want_tag),
+                    "encrypt {len} {ad_len}"
+                );
+                let tag = run(true, &key, &nonce, ad, msg);
+                assert_eq!(
+                    (&msg[..], tag),
+                    (&plain[..], want_tag),
+                    "decrypt {len} {ad_len}"
+                );
+            }
+        }
+    }
+
+    /// The same source compiled for AVX-512 F+VL+BW, against the portable mode.
+    /// Prints `SKIP` where the CPU lacks AVX-512 F, VL or BW.
+    #[test]
+    #[allow(unsafe_code)]
+    fn avx512_matches_portable() {
+        let Some(t) = Avx512Token::detect() else {
+            std::println!("SKIP: this CPU (or OS) lacks AVX-512 F, VL or BW");
+            return;
+        };
+        // SAFETY (every call below): the token proves AVX-512 F, VL, BW, AVX2,
+        // BMI1 and BMI2.
+        agrees_with_portable::<crate::IsapK128a>(1, |d, k, n, a, b| unsafe {
+            if d {
+                whole_avx512::<crate::IsapK128a, 16, 1, 8, 8, true>(t, k, n, a, b)
+            } else {
+                whole_avx512::<crate::IsapK128a, 16, 1, 8, 8, false>(t, k, n, a, b)
+            }
+        });
+        agrees_with_portable::<crate::IsapK128>(2, |d, k, n, a, b| unsafe {
+            if d {
+                whole_avx512::<crate::IsapK128, 20, 12, 12, 12, true>(t, k, n, a, b)
+            } else {
+                whole_avx512::<crate::IsapK128, 20, 12, 12, 12, false>(t, k, n, a, b)
+            }
+        });
+    }
+
+    /// The hand-written VBMI2 path against the portable mode (without its
+    /// self-test, which is checked separately). Prints `SKIP` where the CPU lacks
+    /// AVX-512 VBMI2.
+    #[test]
+    fn vbmi2_matches_portable() {
+        let Some(v) = Avx512Vbmi2Token::detect() else {
+            std::println!("SKIP: this CPU (or OS) lacks AVX-512 VBMI2 (or F, VL, BW)");
+            return;
+        };
+        agrees_with_portable::<crate::IsapK128a>(3, |d, k, n, a, b| {
+            if d {
+                call_vbmi2::<crate::IsapK128a, 16, 1, 8, 8, true>(v, k, n, a, b)
+            } else {
+                call_vbmi2::<crate::IsapK128a, 16, 1, 8, 8, false>(v, k, n, a, b)
+            }
+        });
+        agrees_with_portable::<crate::IsapK128>(4, |d, k, n, a, b| {
+            if d {
+                call_vbmi2::<crate::IsapK128, 20, 12, 12, 12, true>(v, k, n, a, b)
+            } else {
+                call_vbmi2::<crate::IsapK128, 20, 12, 12, 12, false>(v, k, n, a, b)
+            }
+        });
+        // Its self-test passes here, so the dispatcher uses it.
+        assert!(vbmi2_usable(v));
+        assert_eq!(crate::simd_self_test_failures().count(), 0);
+    }
+
+    /// The self-test accepts the portable mode itself and rejects a path that
+    /// differs in one bit of the ciphertext, of the tag, or only when decrypting.
+    #[test]
+    fn self_test_catches_a_wrong_path() {
+        fn encrypt(variant: u8, k: &[u8; 16], n: &[u8; 16], a: &[u8], b: &mut [u8]) -> [u8; 16] {
+            if variant == 0 {
+                portable::encrypt::<crate::IsapK128a>(k, n, a, b)
+            } else {
+                portable::encrypt::<crate::IsapK128>(k, n, a, b)
+            }
+        }
+        // Decryption from the portable encryption: the keystream is the encryption
+        // of zeros, and the tag is over the ciphertext, i.e. that of re-encrypting
+        // the plaintext.
+        let good = |variant: u8, d: bool, k: &[u8; 16], n: &[u8; 16], a: &[u8], b: &mut [u8]| {
+            if !d {
+                return encrypt(variant, k, n, a, b);
+            }
+            let mut ks = std::vec![0u8; b.len()];
+            encrypt(variant, k, n, a, &mut ks);
+            for (x, y) in b.iter_mut().zip(&ks) {
+                *x ^= y;
+            }
+            let mut c = b.to_vec();
+            encrypt(variant, k, n, a, &mut c)
+        };
+        assert!(self_test(good));
+        assert!(!self_test(|v, d, k, n, a, b| {
+            let t = good(v, d, k, n, a, b);
+            if !d {
+                b[7] ^= 1;
+            }
+            t
+        }));
+        assert!(!self_test(|v, d, k, n, a, b| {
+            let mut t = good(v, d, k, n, a, b);
+            t[15] ^= 0x80;
+            t
+        }));
+        assert!(!self_test(|v, d, k, n, a, b| {
+            let t = good(v, d, k, n, a, b);
+            if d && v == 1 {
+                b[60] ^= 4;
+            }
+            t
+        }));
     }
 
     #[test]

@@ -19,7 +19,7 @@
 //! lane permutations. There are no table look-ups and no branches on data; the
 //! round count is public.
 //!
-//! Three implementations, chosen once per call (all give identical results and
+//! Four implementations, chosen once per call (all give identical results and
 //! are tested against each other):
 //!
 //! * portable scalar code on twelve `u32` words (every target);
@@ -27,7 +27,11 @@
 //!   shifts are `pshufd`, rotations are two shifts and a XOR;
 //! * SSSE3 on x86_64, used when CPUID reports it: ρ-east on `A2` (shift by two
 //!   lanes plus rotation by 8) becomes one `pshufb`, and θ is rearranged for a
-//!   shorter dependency chain.
+//!   shorter dependency chain;
+//! * the same SSSE3 source compiled for AVX-512 F+VL+BW (`#[target_feature]`), used
+//!   when CPUID and XCR0 report them: the compiler lowers the rotations to `vprold`
+//!   and the χ and θ logic to `vpternlogd`. One source for both levels, so the tests
+//!   that run the SSSE3 path elsewhere check the code the AVX-512 CPUs run.
 
 /// The twelve round constants `C_{-11} .. C_0` (Xoodoo specification, Table 2).
 /// `n` rounds use the last `n` of them.
@@ -98,7 +102,9 @@ impl XoodooState {
         #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
         {
             use x86::Engine as _;
-            if let Some(t) = x86::Ssse3::detect() {
+            if let Some(t) = crate::cpu::Avx512Token::detect() {
+                x86::permute_avx512(t, self, rc);
+            } else if let Some(t) = x86::Ssse3::detect() {
                 x86::permute_ssse3(t, self, rc);
             } else {
                 let mut e = x86::Sse2::from_state(self);
@@ -144,6 +150,25 @@ impl XoodooState {
             e.round(c);
         }
         *self = e.to_state();
+    }
+
+    /// The SSSE3 implementation compiled for AVX-512 F+VL+BW (see
+    /// [`permute`](Self::permute)), forced, for tests and comparisons. Returns `false`
+    /// and leaves the state alone when this CPU (or OS) lacks AVX-512 F, VL or BW.
+    ///
+    /// # Panics
+    /// If `rounds` is 0 or above [`MAX_ROUNDS`].
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    pub fn permute_avx512(&mut self, rounds: usize) -> bool {
+        assert!(
+            (1..=MAX_ROUNDS).contains(&rounds),
+            "Xoodoo takes 1 to 12 rounds"
+        );
+        let Some(t) = crate::cpu::Avx512Token::detect() else {
+            return false;
+        };
+        x86::permute_avx512(t, self, &ROUND_CONSTANTS[MAX_ROUNDS - rounds..]);
+        true
     }
 
     /// One scalar round with round constant `rc`.
@@ -284,6 +309,7 @@ pub(crate) mod x86 {
 
     pub(crate) use super::Engine;
     use super::{ROUND_CONSTANTS, XoodooState};
+    use crate::cpu::Avx512Token;
     use core::arch::x86_64::{__cpuid, __m128i};
     use core::sync::atomic::{AtomicU8, Ordering};
     use ops::*;
@@ -478,6 +504,28 @@ pub(crate) mod x86 {
         }
         let _ = t;
         // SAFETY: the token proves the CPU supports SSSE3.
+        unsafe { inner(s, rc) }
+    }
+
+    /// Runs `rc.len()` rounds with the SSSE3 implementation compiled for AVX-512
+    /// F+VL+BW: the same source, and the compiler selects the instructions. With
+    /// AVX-512VL it turns each shift-shift-XOR rotation into one `vprold` and each
+    /// χ line (`a ^ (!b & c)`) and three-way XOR into one `vpternlogd`, which is
+    /// where the AVX-512 speed-up comes from (the 128-bit registers stay).
+    #[inline]
+    #[allow(unsafe_code)]
+    pub(crate) fn permute_avx512(t: Avx512Token, s: &mut XoodooState, rc: &[u32]) {
+        #[target_feature(enable = "ssse3,avx2,avx512f,avx512vl,avx512bw")]
+        fn inner(s: &mut XoodooState, rc: &[u32]) {
+            let mut e = Ssse3::from_state(s);
+            for &c in rc {
+                e.round(c);
+            }
+            *s = e.to_state();
+        }
+        let _ = t;
+        // SAFETY: the token proves the CPU supports AVX-512 F, VL and BW (and the
+        // OS saves their state), which imply SSSE3 and AVX2.
         unsafe { inner(s, rc) }
     }
 

@@ -11,8 +11,8 @@
 //! 5.4 ns for the scalar round), the integer ALUs are idle while the vector round runs;
 //! scalar states fill them for nearly nothing (docs/BENCHMARKS.md).
 //!
-//! There is deliberately no AVX-512 version: the machines this crate is developed and
-//! tested on lack AVX-512, and the project ships no SIMD path that no test has run.
+//! The AVX-512 backend is not here but in `wide.rs`: eight states as lane arrays in
+//! plain Rust, compiled with AVX-512 enabled.
 //!
 //! Constant time: the round is XOR, AND-NOT, OR and shifts by constant amounts on whole
 //! registers; blocks are moved by fixed loads, stores and byte shuffles whose positions

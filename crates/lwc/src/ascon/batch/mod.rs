@@ -58,21 +58,23 @@
 //!
 //! # Backends
 //!
+//! * **avx512** (x86-64 with AVX-512 F, VL and BW usable, detected at run time by
+//!   CPUID and XGETBV): eight states, each state word one 512-bit register. Written
+//!   once as plain-Rust lane arrays (`[u64; 8]` per word) and compiled with AVX-512
+//!   enabled, so the compiler emits `vprolq` for the rotations and `vpternlogq` for
+//!   the S-box logic; the unit tests also run that source without AVX-512. The
+//!   default wherever it is available.
 //! * **avx2** (x86-64 with AVX2, BMI1 and BMI2, detected at run time by CPUID; no
 //!   `target-cpu` flag needed): four states in the 64-bit elements of five 256-bit
-//!   registers.
+//!   registers. The default on AVX2 CPUs without AVX-512, except AMD Zen 1 and Zen+.
 //! * **xmm+gpr** (the same CPUs): two states in 128-bit registers and two in
 //!   general-purpose registers, permuted round by round together, so the integer
-//!   units work while the vector units do. The default where AVX2 is available: it
-//!   was the faster of the two on the CPU both were measured on (AMD Zen 1, whose
-//!   single vector-shift pipe makes four AVX2 lanes only slightly faster than one
-//!   scalar state; docs/BENCHMARKS.md). CPUs with two vector-shift pipes may well
-//!   favour `avx2`; `cargo bench -p cipherlab-lwc --bench lwc -- batch` shows both.
+//!   units work while the vector units do. The default on AMD Zen 1 and Zen+ (family
+//!   17h, models below 30h), whose single vector-shift pipe makes four AVX2 lanes only
+//!   slightly faster than one scalar state; on the AMD Zen 4 and the Intel Xeon
+//!   measured, `avx2` is the faster (docs/BENCHMARKS.md).
+//!   `cargo bench -p cipherlab-lwc --bench lwc -- batch` shows every backend.
 //! * **serial** (every CPU): one message after another through the one-message code.
-//!
-//! There is no AVX-512 path (eight states per register set, one-instruction rotates):
-//! the machines this crate is built and tested on have no AVX-512, and the project
-//! ships no SIMD path that no test has run.
 //!
 //! # Side channels
 //!
@@ -88,6 +90,8 @@
 #[cfg(target_arch = "x86_64")]
 mod avx2;
 mod engine;
+#[cfg(target_arch = "x86_64")]
+mod wide;
 
 use core::fmt;
 
@@ -280,6 +284,8 @@ enum Kind {
     Avx2(crate::cpu::Avx2Token),
     #[cfg(target_arch = "x86_64")]
     XmmGpr(crate::cpu::Avx2Token),
+    #[cfg(target_arch = "x86_64")]
+    Avx512(crate::cpu::Avx512Token),
 }
 
 /// The lane sets of the two SIMD backends.
@@ -289,11 +295,31 @@ type Avx2Lanes = avx2::Hybrid<avx2::Ymm, 0>;
 type XmmGprLanes = avx2::Hybrid<avx2::Xmm, 2>;
 
 impl Backend {
-    /// The fastest backend of this CPU: `xmm+gpr` where AVX2 is available (the faster
-    /// SIMD backend on the CPU both were measured on, AMD Zen 1; see
-    /// docs/BENCHMARKS.md), else `serial`.
+    /// The fastest backend of this CPU, chosen from measurements
+    /// (docs/BENCHMARKS.md): `avx512` where AVX-512 F, VL and BW are usable; else
+    /// `xmm+gpr` on AMD Zen 1 and Zen+ (family 17h, models below 30h, one
+    /// vector-shift pipe: 1.46x a loop of single messages against 1.05x for `avx2`
+    /// at 8 x 4 KiB) and `avx2` on every other AVX2 CPU (the faster of the two on
+    /// the AMD Zen 4 and the Intel Xeon measured); else `serial`.
     pub fn detect() -> Backend {
-        Self::xmm_gpr().unwrap_or(Self::serial())
+        if let Some(b) = Self::avx512() {
+            return b;
+        }
+        #[cfg(target_arch = "x86_64")]
+        if crate::cpu::single_vector_shift_pipe() {
+            return Self::xmm_gpr().unwrap_or(Self::serial());
+        }
+        Self::avx2().unwrap_or(Self::serial())
+    }
+
+    /// Eight lanes in 512-bit registers (the lane-array source compiled for AVX-512),
+    /// if this CPU (and OS) support AVX-512 F, VL and BW.
+    pub fn avx512() -> Option<Backend> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = crate::cpu::Avx512Token::detect() {
+            return Some(Backend(Kind::Avx512(t)));
+        }
+        None
     }
 
     /// One message after another through the one-message code (every CPU).
@@ -324,9 +350,14 @@ impl Backend {
 
     /// Every backend this CPU can run, the serial one first.
     pub fn all() -> impl Iterator<Item = Backend> {
-        [Some(Self::serial()), Self::avx2(), Self::xmm_gpr()]
-            .into_iter()
-            .flatten()
+        [
+            Some(Self::serial()),
+            Self::avx2(),
+            Self::xmm_gpr(),
+            Self::avx512(),
+        ]
+        .into_iter()
+        .flatten()
     }
 
     /// The backend's name: `serial`, `avx2`, `xmm+gpr`.
@@ -337,6 +368,8 @@ impl Backend {
             Kind::Avx2(_) => "avx2",
             #[cfg(target_arch = "x86_64")]
             Kind::XmmGpr(_) => "xmm+gpr",
+            #[cfg(target_arch = "x86_64")]
+            Kind::Avx512(_) => "avx512",
         }
     }
 
@@ -349,6 +382,8 @@ impl Backend {
             Kind::Avx2(_) => Avx2Lanes::N,
             #[cfg(target_arch = "x86_64")]
             Kind::XmmGpr(_) => XmmGprLanes::N,
+            #[cfg(target_arch = "x86_64")]
+            Kind::Avx512(_) => wide::Wide::N,
         }
     }
 
@@ -402,6 +437,8 @@ impl Backend {
             Kind::Avx2(t) => avx2::run::<Avx2Lanes, C, J, false>(t, jobs, cipher_of),
             #[cfg(target_arch = "x86_64")]
             Kind::XmmGpr(t) => avx2::run::<XmmGprLanes, C, J, false>(t, jobs, cipher_of),
+            #[cfg(target_arch = "x86_64")]
+            Kind::Avx512(t) => wide::run_avx512::<C, J, false>(t, jobs, cipher_of),
         }
     }
 
@@ -423,6 +460,8 @@ impl Backend {
             Kind::Avx2(t) => avx2::run::<Avx2Lanes, C, J, true>(t, jobs, cipher_of),
             #[cfg(target_arch = "x86_64")]
             Kind::XmmGpr(t) => avx2::run::<XmmGprLanes, C, J, true>(t, jobs, cipher_of),
+            #[cfg(target_arch = "x86_64")]
+            Kind::Avx512(t) => wide::run_avx512::<C, J, true>(t, jobs, cipher_of),
         }
     }
 }
