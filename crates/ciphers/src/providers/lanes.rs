@@ -30,10 +30,10 @@ impl<A> LanesCipher<A> {
     }
 }
 
-/// The environment variable that picks a batch path by name (`serial`, `avx2`, `xmm+gpr`)
-/// instead of the fastest: `serial` is the one-message code in a loop, so a whole command
-/// (`cipherlab encrypt`, `pdf encrypt`) can be timed with and without the lanes. A name
-/// this CPU cannot run, or no name, gives the fastest.
+/// The environment variable that picks a batch path by name (`serial`, `avx2`, `xmm+gpr`,
+/// `avx512`) instead of the fastest: `serial` is the one-message code in a loop, so a
+/// whole command (`cipherlab encrypt`, `pdf encrypt`) can be timed with and without the
+/// lanes. A name this CPU cannot run, or no name, gives the fastest.
 pub const BATCH_BACKEND_VAR: &str = "CIPHERLAB_BATCH_BACKEND";
 
 fn chosen_backend() -> Backend {
