@@ -245,8 +245,9 @@ fn keys_table(ms: &[&Measurement], single: &ModeView) -> Artifact {
               user password checked and the file key recovered, as a reader does on opening. Revision 6 \
               (aes-256, and every LWC cipher, whose passwords use revision 6's algorithm) is slow on \
               purpose: a chain of at least 64 SHA-256/384/512 rounds per password, four of them to write \
-              a file; revisions 3 and 4 use MD5 and RC4 rounds. A file pays this once, whatever its size, \
-              so it is timed apart and left out of every other figure."
+              a file; revisions 3 and 4 use MD5 and RC4 rounds. An LWC unlock also tries the empty \
+              password (a file it opens is never called authenticated), one more such chain. A file pays \
+              this once, whatever its size, so it is timed apart and left out of every other figure."
         .to_string();
     t.artifact(
         NAME,
