@@ -86,6 +86,41 @@ fn median(values: impl Iterator<Item = f64>) -> Option<f64> {
         .map(|s| s.median())
 }
 
+/// The name of the thread CPU clock ([`crate::timer::ThreadCpuTime`]).
+const THREAD_CPU: &str = "thread-cpu";
+
+/// Median counter ticks per call.
+///
+/// The counter (the TSC) runs on wall time. On the thread's CPU clock the samples'
+/// nanoseconds leave out the time the thread was preempted, and the raw ticks do not:
+/// on a loaded machine the median of the raw ticks describes the other processes as
+/// much as the code (a `bench --quick` figure with 8 of its 15 samples preempted read
+/// 1.8x the ticks its CPU time gave, while its neighbours, less preempted, read true;
+/// that made one AEAD look 30-70% slower per byte in one study than in another). So
+/// there the median CPU time is converted at the counter's rate, taken as the smallest
+/// ticks per nanosecond of any sample: CPU time never exceeds wall time, so
+/// preemption only raises a sample's ratio. On the other clocks the samples'
+/// nanoseconds cover the same wall time as the ticks, and the raw ticks stay.
+fn ticks_per_op(samples: &[RawSample], timer: &str) -> Option<f64> {
+    let raw = || {
+        median(
+            samples
+                .iter()
+                .filter_map(|s| s.ticks.map(|t| t as f64 / s.iterations.max(1) as f64)),
+        )
+    };
+    if timer != THREAD_CPU {
+        return raw();
+    }
+    let rate = samples
+        .iter()
+        .filter(|s| s.ns > 0)
+        .filter_map(|s| s.ticks.map(|t| t as f64 / s.ns as f64))
+        .filter(|r| *r > 0.0)
+        .min_by(f64::total_cmp)?;
+    median(samples.iter().map(RawSample::ns_per_op)).map(|ns| ns * rate)
+}
+
 impl<I> Measurement<I> {
     /// Summarizes `samples` and runs the validity checks.
     pub fn from_samples(
@@ -115,11 +150,7 @@ impl<I> Measurement<I> {
                     .map(|s| 1e9 * (b as f64) * s.iterations as f64 / s.ns.max(1) as f64),
             )
         });
-        let ticks_per_op = median(
-            samples
-                .iter()
-                .filter_map(|s| s.ticks.map(|t| t as f64 / s.iterations.max(1) as f64)),
-        );
+        let ticks_per_op = ticks_per_op(&samples, &validity.timer);
         let ticks_per_byte = match (ticks_per_op, bytes_per_op) {
             (Some(t), Some(b)) if b > 0 => Some(t / b as f64),
             _ => None,

@@ -504,3 +504,35 @@ fn only_few_samples_block_ranking() {
     assert!(few.blocks_ranking() && !wide.blocks_ranking());
     assert!(!outliers.blocks_ranking());
 }
+
+/// On the thread CPU clock, ticks per call follow the CPU time, not the raw counter:
+/// samples during which the thread was preempted (the counter, a wall clock, ran on)
+/// must not raise the figure even when they are the majority. On the wall clock the
+/// raw counter's median stays.
+#[test]
+fn ticks_follow_the_cpu_time_on_the_thread_cpu_clock() {
+    let _serial = serial();
+    let cpu = Harness::new(fast()).validity().clone();
+    assert_eq!(cpu.timer, "thread-cpu");
+    // 1000 ns per call at 2.6 ticks/ns; 8 of 15 samples also waited, preempted, for
+    // 0.8x their CPU time (the counter read 4.7 ticks per CPU nanosecond).
+    let samples: Vec<RawSample> = (0..15)
+        .map(|i| RawSample {
+            fork: 0,
+            iterations: 100,
+            ns: 100_000,
+            ticks: Some(if i % 2 == 0 { 470_000 } else { 260_000 }),
+        })
+        .collect();
+    let m = Measurement::from_samples(id("cpu"), &fast(), &cpu, Some(100), 100, samples.clone())
+        .unwrap();
+    let t = m.ticks_per_op.unwrap();
+    assert!((t - 2600.0).abs() < 1e-6, "{t}");
+    assert!((m.ticks_per_byte.unwrap() - 26.0).abs() < 1e-9);
+    let wall = Validity {
+        timer: "wall-clock".into(),
+        ..cpu
+    };
+    let m = Measurement::from_samples(id("wall"), &fast(), &wall, Some(100), 100, samples).unwrap();
+    assert_eq!(m.ticks_per_op, Some(4700.0));
+}

@@ -72,7 +72,96 @@ pub fn simd_self_test_failures() -> impl Iterator<Item = &'static str> {
     }
 }
 
+/// The kernel each algorithm family runs on this CPU, as `(family, kernel)` pairs, in
+/// this order:
+///
+/// * `ascon`: one Ascon message (every Ascon AEAD and hash): `bmi2` (compiled with
+///   BMI1 and BMI2) or `portable`;
+/// * `ascon-batch`: the many-message API ([`batch::Backend::detect`]): `avx512`,
+///   `avx2`, `xmm+gpr` or `serial`;
+/// * `xoodyak`: Xoodoo under the Xoodyak AEAD and hash: `avx512` (the SSSE3 source
+///   compiled for AVX-512 F+VL+BW), `ssse3`, `sse2` or `portable`;
+/// * `isap-a`: `avx2` (Ascon-p in general-purpose registers, compiled with AVX2, BMI1
+///   and BMI2), `sse2` or `portable`;
+/// * `isap-k`: `avx512-vbmi2` (hand-written, after its self-test), `avx512` (the AVX2
+///   source compiled for AVX-512 F+VL+BW), `avx2` or `portable`.
+///
+/// Each name comes from the same selection the dispatch runs, so a report that prints
+/// it says which code produced its figures. Asking may run ISAP-K's first-use
+/// self-test.
+pub fn kernels() -> [(&'static str, &'static str); 5] {
+    [
+        ("ascon", ascon::kernel()),
+        ("ascon-batch", batch::Backend::detect().name()),
+        ("xoodyak", xoodyak::kernel()),
+        ("isap-a", isap::kernel_a()),
+        ("isap-k", isap::kernel_k()),
+    ]
+}
+
 pub use ascon::batch;
 pub use ascon::*;
 pub use isap::*;
 pub use xoodyak::*;
+
+#[cfg(test)]
+mod kernel_tests {
+    extern crate std;
+    /// `kernels` names, for every family, the branch its dispatch takes: each name
+    /// is checked against the CPU features that branch requires and excludes, so a
+    /// name that drifted from the dispatch (or a dispatch changed without its name)
+    /// fails here on the CPU that shows it.
+    #[test]
+    fn kernels_name_the_dispatched_code() {
+        let k = super::kernels();
+        let families: [&str; 5] = k.map(|(f, _)| f);
+        assert_eq!(
+            families,
+            ["ascon", "ascon-batch", "xoodyak", "isap-a", "isap-k"]
+        );
+        let name = |f: &str| k.iter().find(|(g, _)| *g == f).map(|(_, n)| *n);
+        assert_eq!(
+            name("ascon-batch"),
+            Some(super::batch::Backend::detect().name())
+        );
+        assert!(
+            super::batch::Backend::all().any(|b| Some(b.name()) == name("ascon-batch")),
+            "{k:?}"
+        );
+        #[cfg(target_arch = "x86_64")]
+        {
+            use crate::cpu::{Avx2Token, Avx512Token, Avx512Vbmi2Token, has_bmi};
+            let avx512 = Avx512Token::detect().is_some();
+            let avx2 = Avx2Token::detect().is_some();
+            assert_eq!(
+                name("ascon"),
+                Some(if has_bmi() { "bmi2" } else { "portable" })
+            );
+            let ssse3 = crate::permutation::xoodoo::x86::Ssse3::detect().is_some();
+            let xoodyak = match (avx512, ssse3) {
+                (true, _) => "avx512",
+                (false, true) => "ssse3",
+                (false, false) => "sse2",
+            };
+            assert_eq!(name("xoodyak"), Some(xoodyak));
+            assert_eq!(name("isap-a"), Some(if avx2 { "avx2" } else { "sse2" }));
+            let isap_k = if Avx512Vbmi2Token::detect().is_some()
+                && crate::simd_self_test_failures().next().is_none()
+            {
+                "avx512-vbmi2"
+            } else if avx512 {
+                "avx512"
+            } else if avx2 {
+                "avx2"
+            } else {
+                "portable"
+            };
+            assert_eq!(name("isap-k"), Some(isap_k));
+            std::println!("kernels on this CPU: {k:?}");
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        for f in ["ascon", "xoodyak", "isap-a", "isap-k"] {
+            assert_eq!(name(f), Some("portable"));
+        }
+    }
+}

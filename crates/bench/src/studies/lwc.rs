@@ -86,6 +86,30 @@ fn add_permutation(suite: &mut Suite<'_>, perm: &'static str, rounds: usize) {
     });
 }
 
+/// The code `cipherlab-lwc` runs for `subject` on this CPU, from the library's own
+/// selection (`cipherlab_lwc::kernels`, the same choice its dispatch makes): a catalogue
+/// AEAD by its family; `None` for the permutations, which are timed through
+/// `permute(rounds)` rather than an AEAD's dispatch.
+fn kernel_of(subject: &str) -> Option<&'static str> {
+    let family = if subject.starts_with("ascon-p") {
+        return None;
+    } else if subject.starts_with("ascon-") {
+        "ascon"
+    } else if subject == "xoodyak" {
+        "xoodyak"
+    } else if subject.starts_with("isap-a-") {
+        "isap-a"
+    } else if subject.starts_with("isap-k-") {
+        "isap-k"
+    } else {
+        return None;
+    };
+    cipherlab_lwc::kernels()
+        .into_iter()
+        .find(|(f, _)| *f == family)
+        .map(|(_, k)| k)
+}
+
 impl Study for LwcStudy {
     fn name(&self) -> &'static str {
         NAME
@@ -197,6 +221,33 @@ impl Study for LwcStudy {
             "ISAP variants against the ISAP library",
         ));
 
+        // Which kernel produced each AEAD figure: the library picks portable, AVX2 or
+        // AVX-512 code at run time, so a figure without it cannot be compared across
+        // machines.
+        let mut k = Table::new(&["cipher", "phase", "bytes", "ours ns", "kernel"]);
+        for m in ms {
+            let name = m.id.algorithm.name();
+            if let Some(kernel) = kernel_of(name) {
+                k.row(vec![
+                    text(name),
+                    text(m.id.phase),
+                    int(m.id.size),
+                    num(m.median_ns_per_op()),
+                    text(kernel),
+                ]);
+            }
+        }
+        k.note = format!(
+            "The code cipherlab-lwc selected on this CPU for each figure (its run-time \
+             dispatch, as cipherlab_lwc::kernels() reports it; all families: {}).",
+            cipherlab_lwc::kernels()
+                .iter()
+                .map(|(f, k)| format!("{f} {k}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        out.push(k.artifact(NAME, "kernels", "Kernel behind each figure"));
+
         let mut p = Table::new(&[
             "permutation",
             "rounds",
@@ -230,5 +281,35 @@ impl Study for LwcStudy {
                 .to_string();
         out.push(p.artifact(NAME, "paper/permutations", "Permutations by rounds"));
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every AEAD this study times gets a kernel, the one the library names for its
+    /// family; the permutations get none.
+    #[test]
+    fn every_aead_figure_names_its_kernel() {
+        let kernels = cipherlab_lwc::kernels();
+        for spec in lwc_aeads() {
+            let name = spec.to_string();
+            let kernel = kernel_of(&name).unwrap_or_else(|| panic!("{name}: no kernel"));
+            assert!(
+                kernels.iter().any(|(_, k)| *k == kernel),
+                "{name}: {kernel}"
+            );
+        }
+        assert_eq!(
+            kernel_of("xoodyak"),
+            kernels
+                .iter()
+                .find(|(f, _)| *f == "xoodyak")
+                .map(|(_, k)| *k)
+        );
+        for (perm, rounds) in PERMUTATIONS {
+            assert_eq!(kernel_of(permutation(perm, rounds).name()), None);
+        }
     }
 }

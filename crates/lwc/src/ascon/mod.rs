@@ -33,6 +33,17 @@ mod hash;
 mod v12;
 
 pub use aead128::AsconAead128;
+
+/// The one-message code every Ascon AEAD and hash runs on this CPU (see
+/// `crate::kernels`): `bmi2` when `cpu::has_bmi`, the test their `seal`, `open` and
+/// absorb calls make, else `portable`.
+pub(crate) fn kernel() -> &'static str {
+    #[cfg(target_arch = "x86_64")]
+    if crate::cpu::has_bmi() {
+        return "bmi2";
+    }
+    "portable"
+}
 pub use hash::{
     AsconCxof128, AsconCxof128Reader, AsconHash, AsconHash256, AsconHasha, AsconXof, AsconXof128,
     AsconXof128Reader, AsconXofReader, AsconXofa, AsconXofaReader, CXOF128_MAX_CUSTOMIZATION,

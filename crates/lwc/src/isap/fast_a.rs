@@ -337,12 +337,42 @@ fn dispatch<V: Variant<S = AsconState>, const SH: usize, const SE: usize, const 
     ad: &[u8],
     buf: &mut [u8],
 ) -> [u8; 16] {
-    if let Some(token) = Avx2Token::detect() {
+    match Kernel::detect() {
         // SAFETY: the token exists, so the CPU supports AVX2, BMI1 and BMI2 (and
         // the OS saves the vector state), checked by CPUID/XGETBV.
-        unsafe { whole_bmi::<V, SH, SE, DECRYPT>(token, key, nonce, ad, buf) }
-    } else {
-        whole::<Sse2State, V, SH, SE, DECRYPT>((), key, nonce, ad, buf)
+        Kernel::Bmi(token) => unsafe {
+            whole_bmi::<V, SH, SE, DECRYPT>(token, key, nonce, ad, buf)
+        },
+        Kernel::Sse2 => whole::<Sse2State, V, SH, SE, DECRYPT>((), key, nonce, ad, buf),
+    }
+}
+
+/// The ISAP-A code [`encrypt`] and [`decrypt`] run on this CPU, chosen here only, so
+/// that [`Kernel::name`] (what `crate::kernels` reports) is the code that really runs.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Kernel {
+    /// Ascon-p in general-purpose registers, compiled with AVX2, BMI1 and BMI2.
+    Bmi(Avx2Token),
+    /// Ascon-p in SSE2 registers.
+    Sse2,
+}
+
+impl Kernel {
+    /// `Bmi` where AVX2, BMI1 and BMI2 are usable, else `Sse2`.
+    #[inline(always)]
+    pub(crate) fn detect() -> Kernel {
+        match Avx2Token::detect() {
+            Some(t) => Kernel::Bmi(t),
+            None => Kernel::Sse2,
+        }
+    }
+
+    /// Its name in reports.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Kernel::Bmi(_) => "avx2",
+            Kernel::Sse2 => "sse2",
+        }
     }
 }
 

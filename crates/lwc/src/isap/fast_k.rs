@@ -904,21 +904,64 @@ fn whole_best<
     ad: &[u8],
     buf: &mut [u8],
 ) -> Option<[u8; 16]> {
-    if let Some(v) = Avx512Vbmi2Token::detect()
-        && vbmi2_usable(v)
-    {
-        return Some(call_vbmi2::<V, SH, SB, SE, SK, DECRYPT>(
+    match Kernel::detect() {
+        Kernel::Vbmi2(v) => Some(call_vbmi2::<V, SH, SB, SE, SK, DECRYPT>(
             v, key, nonce, ad, buf,
-        ));
+        )),
+        // SAFETY: the token proves the CPU supports AVX-512 F, VL and BW (with the OS
+        // saving their state), AVX2, BMI1 and BMI2.
+        Kernel::Avx512(t) => {
+            Some(unsafe { whole_avx512::<V, SH, SB, SE, SK, DECRYPT>(t, key, nonce, ad, buf) })
+        }
+        // SAFETY: the token proves the CPU supports AVX2, BMI1 and BMI2.
+        Kernel::Avx2(t) => {
+            Some(unsafe { whole_avx2::<V, SH, SB, SE, SK, DECRYPT>(t, key, nonce, ad, buf) })
+        }
+        Kernel::Portable => None,
     }
-    if let Some(t) = Avx512Token::detect() {
-        // SAFETY: the token proves the CPU supports AVX-512 F, VL and BW (with
-        // the OS saving their state), AVX2, BMI1 and BMI2.
-        return Some(unsafe { whole_avx512::<V, SH, SB, SE, SK, DECRYPT>(t, key, nonce, ad, buf) });
+}
+
+/// The ISAP-K code [`encrypt`] and [`decrypt`] run on this CPU, chosen here only, so
+/// that [`Kernel::name`] (what `crate::kernels` reports) is the code that really runs.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Kernel {
+    /// The hand-written AVX-512 VBMI2 path, once its self-test passed.
+    Vbmi2(Avx512Vbmi2Token),
+    /// The AVX2 source compiled for AVX-512 F+VL+BW.
+    Avx512(Avx512Token),
+    /// The AVX2 source.
+    Avx2(Avx2Token),
+    /// The portable mode.
+    Portable,
+}
+
+impl Kernel {
+    /// The fastest this CPU runs: VBMI2 (when its first-use self-test agrees with the
+    /// portable code), AVX-512 F+VL+BW, AVX2, else portable.
+    #[inline(always)]
+    pub(crate) fn detect() -> Kernel {
+        if let Some(v) = Avx512Vbmi2Token::detect()
+            && vbmi2_usable(v)
+        {
+            Kernel::Vbmi2(v)
+        } else if let Some(t) = Avx512Token::detect() {
+            Kernel::Avx512(t)
+        } else if let Some(t) = Avx2Token::detect() {
+            Kernel::Avx2(t)
+        } else {
+            Kernel::Portable
+        }
     }
-    let t = Avx2Token::detect()?;
-    // SAFETY: the token proves the CPU supports AVX2, BMI1 and BMI2.
-    Some(unsafe { whole_avx2::<V, SH, SB, SE, SK, DECRYPT>(t, key, nonce, ad, buf) })
+
+    /// Its name in reports.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Kernel::Vbmi2(_) => "avx512-vbmi2",
+            Kernel::Avx512(_) => "avx512",
+            Kernel::Avx2(_) => "avx2",
+            Kernel::Portable => "portable",
+        }
+    }
 }
 
 /// Encryption with the AVX2 path when the CPU has it, else the portable mode.

@@ -49,6 +49,30 @@ mod fast_k;
 mod portable;
 mod sponge;
 
+/// The code ISAP-A runs on this CPU (see `crate::kernels`).
+pub(crate) fn kernel_a() -> &'static str {
+    #[cfg(target_arch = "x86_64")]
+    {
+        fast_a::Kernel::detect().name()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        "portable"
+    }
+}
+
+/// The code ISAP-K runs on this CPU (see `crate::kernels`).
+pub(crate) fn kernel_k() -> &'static str {
+    #[cfg(target_arch = "x86_64")]
+    {
+        fast_k::Kernel::detect().name()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        "portable"
+    }
+}
+
 use aead::consts::U16;
 use aead::inout::InOutBuf;
 use aead::{AeadCore, AeadInOut, Key, KeyInit, KeySizeUser, Nonce, Tag, TagPosition};

@@ -18,9 +18,62 @@ pub(crate) trait Job {
     fn run<E: Engine>(self) -> Self::Output;
 }
 
-/// Runs `job` with the SSSE3 implementation compiled for AVX-512 F+VL+BW when the
-/// CPU and OS support those, else with the SSSE3 implementation when the CPU has
-/// SSSE3, otherwise with SSE2 (x86_64) or the portable one (other targets).
+/// The Xoodoo implementation [`dispatch`] runs on this CPU. The choice is made here
+/// only, so that [`Kernel::name`] (what `crate::kernels` reports) is the code that
+/// really runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kernel {
+    /// The SSSE3 source compiled for AVX-512 F+VL+BW.
+    #[cfg(target_arch = "x86_64")]
+    Avx512,
+    /// The SSSE3 source.
+    #[cfg(target_arch = "x86_64")]
+    Ssse3,
+    /// The SSE2 source (every x86_64 CPU).
+    #[cfg(target_arch = "x86_64")]
+    Sse2,
+    /// The portable scalar code (other targets).
+    #[cfg(not(target_arch = "x86_64"))]
+    Portable,
+}
+
+impl Kernel {
+    /// AVX-512 F+VL+BW when the CPU and OS support them, else SSSE3 when the CPU has
+    /// it, otherwise SSE2 (x86_64) or the portable code (other targets).
+    #[inline]
+    pub(crate) fn detect() -> Kernel {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if crate::cpu::Avx512Token::detect().is_some() {
+                Kernel::Avx512
+            } else if crate::permutation::xoodoo::x86::Ssse3::detect().is_some() {
+                Kernel::Ssse3
+            } else {
+                Kernel::Sse2
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            Kernel::Portable
+        }
+    }
+
+    /// Its name in reports.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx512 => "avx512",
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Ssse3 => "ssse3",
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Sse2 => "sse2",
+            #[cfg(not(target_arch = "x86_64"))]
+            Kernel::Portable => "portable",
+        }
+    }
+}
+
+/// Runs `job` with the implementation [`Kernel::detect`] picks.
 #[inline]
 #[allow(unsafe_code)]
 pub(crate) fn dispatch<J: Job>(job: J) -> J::Output {
@@ -31,15 +84,13 @@ pub(crate) fn dispatch<J: Job>(job: J) -> J::Output {
         fn with_ssse3<J: Job>(job: J) -> J::Output {
             job.run::<Ssse3>()
         }
-        if crate::cpu::Avx512Token::detect().is_some() {
+        match Kernel::detect() {
             // SAFETY: CPUID and XCR0 reported AVX-512 F, VL and BW usable, which
             // imply SSSE3 and AVX2.
-            unsafe { with_avx512(job) }
-        } else if Ssse3::detect().is_some() {
+            Kernel::Avx512 => unsafe { with_avx512(job) },
             // SAFETY: CPUID reported SSSE3.
-            unsafe { with_ssse3(job) }
-        } else {
-            job.run::<Sse2>()
+            Kernel::Ssse3 => unsafe { with_ssse3(job) },
+            Kernel::Sse2 => job.run::<Sse2>(),
         }
     }
     #[cfg(not(target_arch = "x86_64"))]

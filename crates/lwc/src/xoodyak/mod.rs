@@ -32,4 +32,9 @@ mod cyclist;
 mod hash;
 
 pub use aead::Xoodyak;
+
+/// The Xoodoo implementation Xoodyak runs on this CPU (see `crate::kernels`).
+pub(crate) fn kernel() -> &'static str {
+    cyclist::Kernel::detect().name()
+}
 pub use hash::XoodyakHash;
