@@ -23,12 +23,23 @@ fn fake(dir: &Path, name: &str) {
     std::fs::set_permissions(&run, std::fs::Permissions::from_mode(0o755)).unwrap();
 }
 
+/// Held by each test for its whole run. A test writing its script while the other forks
+/// a runner would leave the script open for writing in that child until it execs, and
+/// exec of a file open for writing fails with "Text file busy" (seen once in CI): the
+/// two tests of this process take turns.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 fn pids(answers: &[Value]) -> Vec<u64> {
     answers.iter().map(|a| a["pid"].as_u64().unwrap()).collect()
 }
 
 #[test]
 fn one_process_per_runner_until_dropped() {
+    let _turn = one_at_a_time();
     let dir = tempfile::tempdir().unwrap();
     fake(dir.path(), "fake");
     let runner = Runner::new(dir.path(), "fake").unwrap();
@@ -54,6 +65,7 @@ fn one_process_per_runner_until_dropped() {
 
 #[test]
 fn a_runner_that_dies_is_an_error_with_its_stderr_and_the_next_exchange_restarts() {
+    let _turn = one_at_a_time();
     let dir = tempfile::tempdir().unwrap();
     fake(dir.path(), "fake");
     let runner = Runner::new(dir.path(), "fake").unwrap();
