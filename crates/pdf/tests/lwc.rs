@@ -15,7 +15,7 @@ use cipherlab_pdf::lwc::open::decrypt_payload;
 use cipherlab_pdf::object::{Dict, Object, StrForm, write_dict};
 use cipherlab_pdf::xref::Entry;
 use cipherlab_pdf::{Cipher, Error, LwcCipher, Options, Pdf, wrapper};
-use cipherlab_testkit::pdf::{readme_rows, shared_dir};
+use cipherlab_testkit::pdf::{readme_rows, replace_once, shared_dir};
 
 const U: &str = "user pw";
 const O: &str = "owner pw";
@@ -435,18 +435,6 @@ fn every_shared_pdf_round_trips_and_resists_tampering() {
     );
 }
 
-/// `hay` with the last `from` replaced by `to`.
-fn replace_last(hay: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
-    let i = hay
-        .windows(from.len())
-        .rposition(|w| w == from)
-        .unwrap_or_else(|| panic!("{} not found", String::from_utf8_lossy(from)));
-    let mut v = hay[..i].to_vec();
-    v.extend_from_slice(to);
-    v.extend_from_slice(&hay[i + from.len()..]);
-    v
-}
-
 fn err_of(wrapped: &[u8]) -> String {
     match cipherlab_pdf::decrypt(wrapped, Some(U)) {
         Ok(_) => panic!("decrypted"),
@@ -465,16 +453,16 @@ fn hostile_wrappers_and_payloads() {
     let mut n = 0;
     // Another cryptographic filter in /EP: named in the error. (Edits of the wrapper keep
     // lengths, so that its cross-reference table stays right.)
-    let e = err_of(&replace_last(
+    let e = err_of(&replace_once(
         &w,
         b"/Subtype/CipherlabAEAD",
         b"/Subtype/SomeoneElse12",
     ));
     assert!(e.contains("/SomeoneElse12"), "{e}");
     // No /EF, no /EP.
-    let e = err_of(&replace_last(&w, b"/EF<<", b"/XX<<"));
+    let e = err_of(&replace_once(&w, b"/EF<<", b"/XX<<"));
     assert!(e.contains("/EF"), "{e}");
-    let e = err_of(&replace_last(&w, b"/EP<<", b"/XP<<"));
+    let e = err_of(&replace_once(&w, b"/EP<<", b"/XP<<"));
     assert!(e.contains("/EP"), "{e}");
     n += 3;
     // Payload /Encrypt: another handler, an unknown /CFM, an indirect /CF, /Identity.
@@ -491,7 +479,7 @@ fn hostile_wrappers_and_payloads() {
         ),
         (b"/StrF/AEAD", b"/StrF/Iden", "/Identity"),
     ] {
-        let e = err_of(&wrap(&replace_last(&payload, from, to)));
+        let e = err_of(&wrap(&replace_once(&payload, from, to)));
         assert!(e.contains(words), "{}: {e}", String::from_utf8_lossy(to));
         n += 1;
     }
@@ -499,7 +487,7 @@ fn hostile_wrappers_and_payloads() {
     let cf = b"/CF<</AEAD<</Type/CryptFilter/CFM/AsconAEAD128/AuthEvent/DocOpen>>>>";
     let mut to = b"/CF 999 0 R".to_vec();
     to.resize(cf.len(), b' '); // same length: the offsets after it stay right
-    let e = err_of(&wrap(&replace_last(&payload, cf, &to)));
+    let e = err_of(&wrap(&replace_once(&payload, cf, &to)));
     assert!(e.contains("/CF"), "{e}");
     n += 1;
     // A wrong startxref: a payload is never repaired.
@@ -530,7 +518,7 @@ fn hostile_wrappers_and_payloads() {
     };
     let mut direct = b"/Encrypt".to_vec();
     write_dict(&mut direct, &ed);
-    let d = replace_last(&payload, format!("/Encrypt {en} 0 R").as_bytes(), &direct);
+    let d = replace_once(&payload, format!("/Encrypt {en} 0 R").as_bytes(), &direct);
     let e = err_of(&wrap(&d));
     assert!(
         e.contains(&format!("object {en} 0 is a plaintext dictionary")),
@@ -789,11 +777,7 @@ fn forgery_payload_header_version() {
             ),
         }
         // The same edit inside the wrapper.
-        let wf = w
-            .windows(8)
-            .rposition(|x| x == header)
-            .map(|i| [&w[..i], forged, &w[i + 8..]].concat())
-            .unwrap();
+        let wf = replace_once(&w, header, forged);
         assert!(matches!(
             cipherlab_pdf::decrypt(&wf, Some(U)),
             Err(Error::Tampered(_))
