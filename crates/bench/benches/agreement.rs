@@ -21,10 +21,10 @@ use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use cipherlab_bench::id::{BenchId, Phase};
 use cipherlab_ciphers::{CipherSpec, generate_iv, generate_key, providers};
 use cipherlab_harness::stats::Sample;
 use cipherlab_harness::{Harness, Settings};
+use cipherlab_results::id::{BenchId, Phase};
 use criterion::Criterion;
 
 const LEN: usize = 16 * 1024;

@@ -13,10 +13,10 @@
 use std::process::ExitCode;
 
 use cipherlab_bench::corpus::{self, DataType};
-use cipherlab_bench::id::{BenchId, Phase, Progress, Suite};
-use cipherlab_bench::store::{NewRun, Store, now_ms};
 use cipherlab_ciphers::{CipherSpec, generate_iv, generate_key, providers};
 use cipherlab_harness::{BatchSize, Harness, Mode, Settings};
+use cipherlab_results::id::{BenchId, Phase, Progress, Suite};
+use cipherlab_results::store::{NewRun, Store, now_ms};
 
 struct Options {
     size: usize,

@@ -1,21 +1,16 @@
 //! # cipherlab-bench: the measuring lab
 //!
-//! The experiments `cipherlab bench` runs and what becomes of their results, on the
-//! measuring engine of `cipherlab-harness` (timers, statistics, the JMH-style harness,
-//! the machine block), one job per module:
+//! The experiments `cipherlab bench` runs, on the measuring engine of `cipherlab-harness`
+//! (timers, statistics, the JMH-style harness, the machine block). What becomes of their
+//! results (identities, artifacts, rankings, the store, the report) is
+//! `cipherlab-results`'; talking to the runners of other runtimes is
+//! `cipherlab-platforms`'.
 //!
 //! | module | job |
 //! |---|---|
-//! | [`id`] | what a measurement is of: the benchmark identifier |
-//! | [`artifact`] | what a study makes besides timings, as values: tables, histograms, pictures, notes |
 //! | [`corpus`] | deterministic realistic files (text, UTF-16, BMP, WAV, AIFF, compressed, sparse, dense) and a loader for a user's folder |
+//! | [`pipeline`] | one run as a library call: plan, time the other runtimes, measure, find, store ([`pipeline::run`]) |
 //! | [`studies`] | the experiments `cipherlab bench` runs: plans of benchmarks, and findings (the papers' figures beside ours, histograms, pictures) |
-//! | [`store`] | the SQLite results store (schema in `docs/results.md`) |
-//! | [`ranking`] | a study's headline ranking: fastest first, ties where intervals overlap |
-//! | [`compare`] | two runs figure by figure: ratio of medians with its bootstrap interval, verdicts, rank agreement |
-//! | [`platforms`] | the runners of other language runtimes (`platforms/`): presence, the JSON-lines client, conformance against cipherlab |
-//! | [`vectors`] | the vector protocol of DESIGN.md answered in-process (`cipherlab vectors`, and the runners' reference) |
-//! | [`report`] | the self-contained HTML report (SVG plots, tables, histograms, pictures) and the CSV/JSON exporters |
 //!
 //! Examples: `time_cipher` times catalogue ciphers (encrypt and decrypt, optional forks
 //! and store), `write_corpus DIR [SIZE] [SEED]` writes one file of every corpus kind:
@@ -25,7 +20,8 @@
 //! the harness's `Bencher`, keep the result with the machine block.
 //!
 //! ```
-//! use cipherlab_bench::{corpus, id::{BenchId, Phase, Subject}, store::{NewRun, Store}};
+//! use cipherlab_bench::corpus;
+//! use cipherlab_results::{id::{BenchId, Phase, Subject}, store::{NewRun, Store}};
 //! use cipherlab_harness::{Harness, Settings};
 //! use std::time::Duration;
 //!
@@ -44,22 +40,15 @@
 //!
 //! let mut store = Store::open_in_memory()?;
 //! let run = NewRun { settings, validity: harness.validity().clone(),
-//!                    ..NewRun::now("doc example") };
-//! let id = store.save_run(&run, &[m], cipherlab_bench::store::now_ms())?;
+//!                    ..NewRun::now("doc example", cipherlab_bench::this_machine()) };
+//! let id = store.save_run(&run, &[m], cipherlab_results::time::now_ms())?;
 //! assert_eq!(store.load_run(id)?.measurements.len(), 1);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-pub mod artifact;
-pub mod compare;
 pub mod corpus;
-pub mod id;
-pub mod platforms;
-pub mod ranking;
-pub mod report;
-pub mod store;
+pub mod pipeline;
 pub mod studies;
-pub mod vectors;
 
 use cipherlab_harness::machine::MachineInfo;
 

@@ -8,10 +8,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use cipherlab_bench::id::{BenchId, Measurement, Phase, Subject, Suite};
-use cipherlab_bench::ranking;
 use cipherlab_harness::timer::{CounterUnit, Timer, WallClock};
 use cipherlab_harness::{Extra, ExtraReport, Harness, Settings};
+use cipherlab_results::id::{BenchId, Measurement, Phase, Subject, Suite};
+use cipherlab_results::ranking;
 
 /// Real nanoseconds plus the virtual ones the benchmarks add.
 struct Virtual {

@@ -6,11 +6,11 @@
 
 mod support;
 
-use cipherlab_bench::artifact::Table;
-use cipherlab_bench::id::Measurement;
 use cipherlab_bench::studies::{Config, Scale, by_name};
 use cipherlab_ciphers::{CipherSpec, Mode, catalogue};
 use cipherlab_harness::machine::MachineInfo;
+use cipherlab_results::artifact::Table;
+use cipherlab_results::id::Measurement;
 use support::{id, measurement, samples};
 
 const SIZE: u64 = 1 << 16;
@@ -238,8 +238,8 @@ fn phases_claims_follow_the_measurements() {
 
 #[test]
 fn providers_default_verdict_follows_the_measurements() {
-    use cipherlab_bench::id::{BenchId, Phase};
     use cipherlab_ciphers::providers;
+    use cipherlab_results::id::{BenchId, Phase};
     let spec = CipherSpec::of(&catalogue::AES, 128, Some(Mode::Ctr));
     let default = providers::default_at(&spec, SIZE as usize).unwrap();
     let other = providers::PROVIDERS
@@ -355,5 +355,5 @@ fn rsa_order_of_magnitude_is_measured() {
 
 fn cell_any(t: &Table, first: &str, col: usize) -> String {
     let row = t.rows.iter().find(|r| r[0] == first).unwrap();
-    cipherlab_bench::artifact::cell_text(&row[col])
+    cipherlab_results::artifact::cell_text(&row[col])
 }

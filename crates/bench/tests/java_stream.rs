@@ -7,13 +7,13 @@
 
 mod support;
 
-use cipherlab_bench::artifact::{Content, Table};
-use cipherlab_bench::id::{Measurement, Runtime};
 use cipherlab_bench::studies::java_stream::{DATA_TYPE, conforms};
 use cipherlab_bench::studies::{CipherFilter, Config, Scale, by_name};
 use cipherlab_ciphers::{CipherSpec, Mode, catalogue};
 use cipherlab_harness::Settings;
 use cipherlab_harness::machine::MachineInfo;
+use cipherlab_results::artifact::{Content, Table};
+use cipherlab_results::id::{Measurement, Runtime};
 use support::{id, measurement, runner_ready, samples, table_named};
 
 const AES_ECB: CipherSpec = CipherSpec::of(&catalogue::AES, 128, Some(Mode::Ecb));

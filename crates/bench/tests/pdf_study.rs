@@ -6,12 +6,12 @@
 
 use std::time::Duration;
 
-use cipherlab_bench::artifact::{Artifact, Table};
-use cipherlab_bench::id::Suite;
-use cipherlab_bench::store::{NewRun, Store};
 use cipherlab_bench::studies::{self, CipherFilter, Config, Inputs, Scale};
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_harness::{Harness, Mode, Settings};
+use cipherlab_results::artifact::{Artifact, Table};
+use cipherlab_results::id::Suite;
+use cipherlab_results::store::{NewRun, Store};
 
 fn tiny() -> Settings {
     Settings {
@@ -139,10 +139,10 @@ fn the_pdf_study_runs_on_a_tiny_setting_and_lands_in_the_store() {
     let run = NewRun {
         settings: tiny(),
         validity: harness.validity().clone(),
-        ..NewRun::now("pdf study test")
+        ..NewRun::now("pdf study test", cipherlab_bench::this_machine())
     };
     let id = store
-        .save_run(&run, &ms, cipherlab_bench::store::now_ms())
+        .save_run(&run, &ms, cipherlab_results::store::now_ms())
         .unwrap();
     for a in &artifacts {
         store.add_artifact(id, a).unwrap();
@@ -155,7 +155,8 @@ fn the_pdf_study_runs_on_a_tiny_setting_and_lands_in_the_store() {
         artifacts.len()
     );
     // The report draws the study's own plots: one per input, phases side by side.
-    let page = cipherlab_bench::report::html(&[back], "memory");
+    let page =
+        cipherlab_results::report::html(&[back], "memory", &cipherlab_bench::studies::about());
     assert!(page.contains("pdf: average time over the PDF set, by phase"));
     assert!(page.contains("pdf: key derivation, timed apart"));
 }

@@ -8,10 +8,10 @@
 
 mod support;
 
-use cipherlab_bench::platforms::RUNTIMES;
 use cipherlab_bench::studies::{self, CipherFilter, Config, Scale};
 use cipherlab_harness::Settings;
 use cipherlab_harness::machine::MachineInfo;
+use cipherlab_platforms::RUNTIMES;
 
 #[test]
 fn the_platforms_study_times_every_ready_runtime_after_conformance() {

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use cipherlab_bench::artifact::Histogram;
+use cipherlab_results::artifact::Histogram;
 use serde_json::json;
 
 /// Options of `cipherlab analyze`.

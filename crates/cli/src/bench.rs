@@ -1,30 +1,25 @@
-//! `cipherlab bench`: the main job. Runs the studies (all, or those named) on the
-//! built-in corpus or the user's files, stores every measurement and finding in the
-//! SQLite results store, and prints per study a ranking and the papers' figures beside
-//! ours.
-//!
-//! Order matters for forks: the suite is planned and run before anything else happens,
-//! because a fork child (the same program, same arguments, a request in its
-//! environment) rebuilds the suite, runs its one benchmark inside `Suite::run` and exits
-//! there.
+//! `cipherlab bench`: the main job. Parses the arguments into a lab
+//! [`Plan`](cipherlab_bench::pipeline::Plan), runs it (`cipherlab_bench::pipeline::run`:
+//! the studies, all or those named, on the built-in corpus or the user's files, every
+//! measurement and finding stored), and prints: progress while it runs, then per study a
+//! ranking and the papers' figures beside ours, or one JSON object.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result, bail};
-use cipherlab_bench::artifact::{Artifact, ArtifactKind, Table};
-use cipherlab_bench::id::{Measurement, Progress, Suite};
-use cipherlab_bench::report;
-use cipherlab_bench::store::{Location, NewRun, Store, now_ms};
+use anyhow::{Context, Result};
+use cipherlab_bench::pipeline::{self, Event, Plan, Run};
 use cipherlab_bench::studies::{self, CipherFilter, Config, Inputs, STUDIES, Scale, Study};
-use cipherlab_harness::keep_awake::KeepAwake;
+use cipherlab_harness::ExtraReport;
 use cipherlab_harness::machine::MachineInfo;
-use cipherlab_harness::steadiness::{SpeedProbe, Steadiness};
-use cipherlab_harness::{Extra, ExtraReport, Harness, Settings, Validity, fork};
+use cipherlab_harness::steadiness::Steadiness;
+use cipherlab_harness::validity::high_load;
+use cipherlab_results::artifact::{Artifact, ArtifactKind, Table};
+use cipherlab_results::id::Measurement;
+use cipherlab_results::ranking;
+use cipherlab_results::report;
+use cipherlab_results::store::Store;
 use serde_json::{Value, json};
-
-use cipherlab_bench::ranking;
 
 use crate::results;
 
@@ -126,48 +121,6 @@ fn selected(args: &Args) -> Result<Vec<&'static dyn Study>> {
     Ok(out)
 }
 
-/// Slices per benchmark (see `Settings::rounds`): on the 2-core virtual machines we
-/// measured, whole stretches of a minute ran ~1.7x slower (another guest on the host),
-/// and two runs ranked differently when each benchmark took its samples at once.
-const ROUNDS: u32 = 3;
-
-/// Wall-clock time the extra slices for undecided figures may take after the planned
-/// rounds (`Suite::run_adaptive`): `--quick` must stay within 3 minutes on 2 cores.
-fn extra_budget(scale: Scale) -> Duration {
-    Duration::from_secs(scale.pick(30, 300, 0))
-}
-
-/// How long `--quick`'s measuring may take before extra slices stop: its promise is 3
-/// minutes, and the findings, the store and the report follow in a few seconds.
-const QUICK_LIMIT: Duration = Duration::from_secs(172);
-
-/// The most extra slices one figure gets: 8 slices of 5 samples take a 15-sample figure
-/// to 55, which narrows its interval about twofold.
-const MAX_EXTRA_ROUNDS: u32 = 8;
-
-fn settings(scale: Scale, forks: Option<u32>) -> Settings {
-    let mut s = match scale {
-        Scale::Quick => Settings {
-            rounds: ROUNDS,
-            ..Settings::quick()
-        },
-        Scale::Full => Settings {
-            rounds: ROUNDS,
-            ..Settings::default()
-        },
-        // Each call takes seconds at these sizes: fewer, longer samples.
-        Scale::Paper => Settings {
-            warmup_iterations: 1,
-            iterations: 10,
-            ..Settings::default()
-        },
-    };
-    if let Some(f) = forks {
-        s.forks = f;
-    }
-    s
-}
-
 /// Runs `cipherlab bench`.
 pub fn run(args: &Args) -> Result<ExitCode> {
     if args.list {
@@ -182,9 +135,6 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let child = fork::ForkRequest::from_env()
-        .map_err(anyhow::Error::msg)?
-        .is_some();
     let studies = selected(args)?;
     let scale = if args.quick {
         Scale::Quick
@@ -200,209 +150,96 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         ),
         None => None,
     };
-    let cfg = Config {
+    let config = Config {
         scale,
         filter: CipherFilter::new(&args.cipher),
         data,
     };
-    let settings = settings(scale, args.forks);
-
-    // Plan and run: nothing else may happen first (see the module doc).
-    let mut suite = Suite::new();
-    studies::plan_all(&studies, &cfg, &mut suite)?;
-    if cfg.filter.is_restricted()
-        && suite.is_empty()
-        && !studies.iter().any(|s| s.name() == "distribution")
-    {
-        bail!(
-            "no benchmark matches --cipher {}: `cipherlab list` shows the cipher names",
-            args.cipher.join(" --cipher ")
-        );
-    }
-    let mut machine = cipherlab_bench::this_machine();
-    let location = results::location(args.db.as_deref());
-    if !child && matches!(location, Location::Postgres(_)) {
-        // A shared database that cannot be reached is said now, not after minutes of
-        // measuring; the run is written through a new connection at the end.
-        drop(Store::open_location(&location)?);
-    }
-    if !child && !args.json {
-        eprintln!(
-            "cipherlab bench ({}): {} studies, {} benchmarks on {} ({} cores; {})",
-            scale.as_str(),
-            studies.len(),
-            suite.len(),
-            machine.cpu_model,
-            machine.logical_cores,
-            machine.flags_present()
-        );
-    }
-    // Read before the spinners below start: they count in the load average.
-    let load_start = load_average();
-    // The other CPUs kept awake from here to the last sample (see `keep_awake`); a fork
-    // child measures under its parent's.
-    let keep_awake = (!child && !args.no_keep_awake).then(KeepAwake::start);
-    let spinners = keep_awake.as_ref().map_or(0, KeepAwake::count);
-    if !child && !args.json && spinners > 0 {
-        eprintln!(
+    let plan = Plan {
+        settings: pipeline::settings_for(scale, args.forks),
+        keep_awake: !args.no_keep_awake,
+        ..Plan::new(studies, config, results::location(args.db.as_deref()))
+    };
+    let quiet = args.json;
+    let mut progress: Option<ProgressReport> = None;
+    let run = pipeline::run(&plan, &mut |event| match event {
+        Event::Planned {
+            benchmarks,
+            machine,
+            load,
+        } if !quiet => {
+            eprintln!(
+                "cipherlab bench ({}): {} studies, {benchmarks} benchmarks on {} ({} cores; {})",
+                scale.as_str(),
+                plan.studies.len(),
+                machine.cpu_model,
+                machine.logical_cores,
+                machine.flags_present()
+            );
+            warn_load(load, machine, "at the start");
+        }
+        Event::KeepingAwake { spinners } if !quiet => eprintln!(
             "  keeping {spinners} other CPU{} awake with idle-priority busy loops while measuring (--no-keep-awake to let {} idle)",
             if spinners == 1 { "" } else { "s" },
             if spinners == 1 { "it" } else { "them" }
-        );
-    }
-    let steal_start = steal_ticks();
-    if !child && !args.json {
-        warn_load(load_start, &machine, "at the start");
-    }
-    let started_ms = now_ms();
-    let started = Instant::now();
-    // Other runtimes (the platforms study's runners) first, never in a fork child: their
-    // time is known before the suite's extra slices take what is left of --quick's
-    // minutes.
-    let (elsewhere, mut artifacts) = if child {
-        (Vec::new(), Vec::new())
-    } else {
-        if !args.json && studies.iter().any(|s| s.runs_elsewhere()) {
+        ),
+        Event::TimingElsewhere if !quiet => {
             eprintln!("  timing the other runtimes' runners (platforms/) first");
         }
-        studies::elsewhere_all(&studies, &cfg, &settings, &mut machine)?
-    };
-    let harness = Harness::new(settings.clone());
-    // The core's speed, read between slices through the run (see `steadiness`).
-    let mut speed = SpeedProbe::new(SPEED_PROBE_EVERY);
-    let (measurements, extra) = {
-        let steps = suite.planned_slices(&harness);
-        let mut progress = ProgressReport::new(steps, child || args.json);
-        let extra = Extra {
-            budget: extra_budget(scale),
-            max_rounds: MAX_EXTRA_ROUNDS,
-            // --quick promises a few minutes: extra slices never take it past 3.
-            run_limit: (scale == Scale::Quick)
-                .then(|| QUICK_LIMIT.saturating_sub(started.elapsed())),
-            undecided: &ranking::undecided,
-        };
-        let r = suite.run_adaptive(
-            &harness,
-            &mut |p| {
-                if matches!(p, Progress::Started { .. }) {
-                    speed.tick();
-                }
-                progress.update(p);
-            },
-            &extra,
-        );
-        progress.finish();
-        r?
-    };
-    drop(keep_awake);
-    let measurements = [measurements, elsewhere].concat();
-    let elapsed = started.elapsed();
-    let load_end = load_average().map(|l| without_spinners(l, spinners, elapsed));
-    let steal = steal_ticks().zip(steal_start).map(|((s1, t1), (s0, t0))| {
-        s1.saturating_sub(s0) as f64 / t1.saturating_sub(t0).max(1) as f64
-    });
-
-    // Findings, then the store.
-    artifacts.extend(studies::findings_all(
-        &studies,
-        &cfg,
-        &measurements,
-        &machine,
-    )?);
-    let mut store = Store::open_location(&location)?;
-    let run = NewRun {
-        started_ms,
-        command_line: std::env::args().collect::<Vec<_>>().join(" "),
-        machine: machine.clone(),
-        settings,
-        validity: Validity {
-            steadiness: speed.summary(),
-            keep_awake: Some(spinners as u32),
-            ..harness.validity().clone()
-        },
-        load_start,
-        load_end,
-    };
-    // One transaction: a shared database's readers never see part of this run.
-    let run_id = store.save_run_with(&run, &measurements, &artifacts, now_ms())?;
+        Event::Measuring { slices } => progress = Some(ProgressReport::new(slices, quiet)),
+        Event::Suite(p) => {
+            if let Some(bar) = progress.as_mut() {
+                bar.update(p);
+            }
+        }
+        Event::Measured => {
+            if let Some(bar) = progress.take() {
+                bar.finish();
+            }
+        }
+        _ => {}
+    })?;
+    let store = Store::open_location(&plan.store)?;
     let report = if args.no_report {
         None
     } else {
-        Some(write_report(args, &store, run_id)?)
+        Some(write_report(args, &store, run.id)?)
     };
 
     if args.json {
-        print_json(
-            &studies,
-            &measurements,
-            &artifacts,
-            run_id,
-            store.path(),
-            report.as_deref(),
-            (elapsed, &extra, run.validity.steadiness.as_ref()),
-        )?;
+        print_json(&run, report.as_deref())?;
     } else {
-        print_people(&studies, &measurements, &artifacts, &machine, &harness);
-        print_validity(&measurements, &machine, load_start, load_end, steal);
-        print_steadiness(run.validity.steadiness.as_ref(), spinners);
-        print_ranking(&measurements, &extra);
+        print_people(&run);
+        print_validity(&run);
+        print_steadiness(run.validity.steadiness.as_ref(), spinners_of(&run));
+        print_ranking(&run.measurements, &run.extra);
         println!(
-            "\n{} measurements and {} findings in {:.0} s, saved as run {run_id} in {}",
-            measurements.len(),
-            artifacts.len(),
-            elapsed.as_secs_f64(),
-            store.path()
+            "\n{} measurements and {} findings in {:.0} s, saved as run {} in {}",
+            run.measurements.len(),
+            run.artifacts.len(),
+            run.elapsed.as_secs_f64(),
+            run.id,
+            run.database
         );
         if let Some(path) = &report {
             println!("report: {}", path.display());
         }
         println!(
-            "next: `cipherlab report {run_id}` (HTML page, CSV, JSON), `cipherlab compare <earlier run> {run_id}`"
+            "next: `cipherlab report {0}` (HTML page, CSV, JSON), `cipherlab compare <earlier run> {0}`",
+            run.id
         );
     }
     Ok(ExitCode::SUCCESS)
 }
 
-/// A load average read at the end of a run, less what the run's own `spinners`
-/// (always runnable, so counted in it) added: Linux's 1-minute figure is an exponential
-/// average with a 60 s time constant, so a task runnable for `elapsed` adds
-/// 1 - e^(-elapsed / 60 s). What is left is comparable with the start's reading and with
-/// runs without spinners: the measuring thread and any other program.
-fn without_spinners(load: f64, spinners: usize, elapsed: Duration) -> f64 {
-    let own = spinners as f64 * (1.0 - (-elapsed.as_secs_f64() / 60.0).exp());
-    (load - own).max(0.0)
-}
-
-/// The 1-minute load average, where the OS tells it.
-fn load_average() -> Option<f64> {
-    std::fs::read_to_string("/proc/loadavg")
-        .ok()
-        .and_then(|s| s.split_whitespace().next()?.parse().ok())
-}
-
-/// The machine's steal and total CPU time so far, in clock ticks (`/proc/stat`, the
-/// `cpu` line: user nice system idle iowait irq softirq steal ...), where the OS shows
-/// them: how much time the hypervisor gave other guests.
-fn steal_ticks() -> Option<(u64, u64)> {
-    let stat = std::fs::read_to_string("/proc/stat").ok()?;
-    let line = stat.lines().find(|l| l.starts_with("cpu "))?;
-    let v: Vec<u64> = line
-        .split_whitespace()
-        .skip(1)
-        .take(8)
-        .filter_map(|x| x.parse().ok())
-        .collect();
-    (v.len() == 8).then(|| (v[7], v.iter().sum()))
-}
-
-/// A load average above half the cores means other programs compete for the CPU.
-fn high_load(load: Option<f64>, machine: &MachineInfo) -> Option<f64> {
-    load.filter(|l| *l > f64::from(machine.logical_cores) / 2.0)
+/// Spinners that kept the other CPUs awake during `run`.
+fn spinners_of(run: &Run) -> usize {
+    run.validity.keep_awake.unwrap_or(0) as usize
 }
 
 /// Warns on standard error when the machine is busy `when`.
 fn warn_load(load: Option<f64>, machine: &MachineInfo, when: &str) {
-    if let Some(l) = high_load(load, machine) {
+    if let Some(l) = high_load(load, machine.logical_cores) {
         eprintln!(
             "warning: the load average is {l:.1} on {} cores {when}: other programs compete \
              for the CPU. Per-call figures are read on the thread's CPU time, which leaves \
@@ -415,16 +252,13 @@ fn warn_load(load: Option<f64>, machine: &MachineInfo, when: &str) {
 }
 
 /// How many figures carry which warning, and what a busy machine does to them.
-fn print_validity(
-    ms: &[Measurement],
-    machine: &MachineInfo,
-    start: Option<f64>,
-    end: Option<f64>,
-    steal: Option<f64>,
-) {
+fn print_validity(run: &Run) {
+    let (ms, machine) = (&run.measurements, &run.machine);
+    let (start, end) = run.load;
+    let steal = run.validity.steal;
     let mut kinds: std::collections::BTreeMap<&str, usize> = Default::default();
     let mut timers: std::collections::BTreeMap<&str, usize> = Default::default();
-    for m in ms {
+    for m in ms.iter() {
         for w in &m.warnings {
             *kinds.entry(w.kind()).or_default() += 1;
         }
@@ -457,7 +291,7 @@ fn print_validity(
         );
     }
     let peak = start.into_iter().chain(end).reduce(f64::max);
-    if let Some(l) = high_load(peak, machine) {
+    if let Some(l) = high_load(peak, machine.logical_cores) {
         println!(
             "warning: the load average reached {l:.1} on {} cores while measuring: other \
              programs took CPU time; the thread-CPU-time figures leave it out, the wall-clock \
@@ -466,10 +300,6 @@ fn print_validity(
         );
     }
 }
-
-/// How often the run reads the core's speed between slices: about 700 readings in a
-/// `--quick` run, at 0.15–0.3 ms each (three runs of the loop), 0.1% of its time.
-const SPEED_PROBE_EVERY: Duration = Duration::from_millis(200);
 
 /// The core's speed through the run, and a warning when it moved more than the
 /// ranking's margin.
@@ -535,14 +365,14 @@ fn tables_of<'a>(
         .filter_map(|a| a.as_table().map(|t| (a, t)))
 }
 
-fn print_people(
-    studies: &[&'static dyn Study],
-    ms: &[Measurement],
-    artifacts: &[Artifact],
-    machine: &MachineInfo,
-    harness: &Harness,
-) {
-    let v = harness.validity();
+fn print_people(run: &Run) {
+    let (studies, ms, artifacts, machine) = (
+        &run.studies,
+        &run.measurements,
+        &run.artifacts,
+        &run.machine,
+    );
+    let v = &run.validity;
     println!(
         "machine: {} ({} cores, {}), {}, {}",
         machine.cpu_model,
@@ -583,8 +413,14 @@ fn write_report(args: &Args, store: &Store, run_id: i64) -> Result<PathBuf> {
         .report
         .clone()
         .unwrap_or_else(|| PathBuf::from("cipherlab-report.html"));
-    let page = report::html(&[store.load_run(run_id)?], store.path());
-    report::write_atomic(&path, page.as_bytes()).with_context(|| {
+    let page = report::html(
+        &[store.load_run(run_id)?],
+        store.path(),
+        &cipherlab_bench::studies::about(),
+    );
+    // A report is replaced whole, like any output: the old one stays until the new one
+    // is complete.
+    cipherlab_outfile::write(&path, page.as_bytes(), true).with_context(|| {
         format!(
             "run {run_id} is saved in {}, but its report could not be written to {}: choose another file with --report FILE, or make it later with `cipherlab report {run_id}`",
             store.path(),
@@ -594,15 +430,8 @@ fn write_report(args: &Args, store: &Store, run_id: i64) -> Result<PathBuf> {
     Ok(path)
 }
 
-fn print_json(
-    studies: &[&'static dyn Study],
-    ms: &[Measurement],
-    artifacts: &[Artifact],
-    run_id: i64,
-    db: &str,
-    report: Option<&std::path::Path>,
-    (elapsed, extra, speed): (Duration, &ExtraReport, Option<&Steadiness>),
-) -> Result<()> {
+fn print_json(run: &Run, report: Option<&std::path::Path>) -> Result<()> {
+    let (studies, ms, artifacts) = (&run.studies, &run.measurements, &run.artifacts);
     let per_study: Vec<Value> = studies
         .iter()
         .map(|s| {
@@ -619,33 +448,16 @@ fn print_json(
         })
         .collect();
     let out = json!({
-        "run": run_id,
-        "database": db,
+        "run": run.id,
+        "database": run.database,
         "report": report.map(|p| p.display().to_string()),
-        "seconds": elapsed.as_secs_f64(),
+        "seconds": run.elapsed.as_secs_f64(),
         "measurements": ms.len(),
         "ranking": ranking::census(ms),
-        "extra_slices": extra.slices,
-        "cpu_speed": speed,
+        "extra_slices": run.extra.slices,
+        "cpu_speed": run.validity.steadiness,
         "studies": per_study,
     });
     println!("{}", serde_json::to_string_pretty(&out)?);
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_runs_own_spinners_are_taken_out_of_the_end_load() {
-        // One spinner for 3 minutes adds 1 - e^-3 = 0.95 to the 1-minute load average.
-        let end = without_spinners(2.05, 1, Duration::from_secs(180));
-        assert!((end - 1.10).abs() < 0.01, "{end}");
-        // For 30 s it has added only 1 - e^-0.5 = 0.39.
-        let end = without_spinners(1.5, 1, Duration::from_secs(30));
-        assert!((end - 1.11).abs() < 0.01, "{end}");
-        assert_eq!(without_spinners(0.2, 3, Duration::from_secs(600)), 0.0);
-        assert_eq!(without_spinners(1.3, 0, Duration::from_secs(600)), 1.3);
-    }
 }

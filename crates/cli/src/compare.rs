@@ -1,17 +1,17 @@
 //! `cipherlab compare RUN_A RUN_B`: every figure of both runs as a ratio B/A with its
 //! bootstrap interval and a verdict, whether the runs rank each study's ciphers alike,
 //! and what differs between their machines. The statistics are in
-//! `cipherlab_bench::compare`; this module reads the store and prints.
+//! `cipherlab_results::compare`; this module reads the store and prints.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Result, bail};
-use cipherlab_bench::compare::{self, Comparison, Verdict};
-use cipherlab_bench::id::Runtime;
-use cipherlab_bench::ranking::time_text;
-use cipherlab_bench::report::svg::{Format, label};
 use cipherlab_harness::stats::Bootstrap;
+use cipherlab_results::compare::{self, Comparison, Verdict};
+use cipherlab_results::id::Runtime;
+use cipherlab_results::ranking::time_text;
+use cipherlab_results::report::svg::{Format, label};
 use serde_json::json;
 
 use crate::results;

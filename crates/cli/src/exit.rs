@@ -98,7 +98,7 @@ pub fn code_of(e: &anyhow::Error) -> u8 {
         return Code::Other as u8;
     }
     for cause in e.chain() {
-        use cipherlab_bench::store::StoreError;
+        use cipherlab_results::store::StoreError;
         match cause.downcast_ref::<StoreError>() {
             // A run id the database does not have: an argument naming nothing.
             Some(StoreError::RunNotFound { .. }) => return Code::Usage as u8,

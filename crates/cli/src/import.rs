@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use cipherlab_bench::store::Store;
+use cipherlab_results::store::Store;
 
 use crate::results;
 

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
-use cipherlab_bench::report::{
+use cipherlab_results::report::{
     self,
     export::{CsvExporter, Exporter, JsonExporter},
     gbench::GoogleBenchmarkExporter,
@@ -99,7 +99,7 @@ fn emit(path: &Path, bytes: &[u8], what: &str) -> Result<()> {
             .with_context(|| format!("writing the {what} to standard output"))?;
         return Ok(());
     }
-    report::write_atomic(path, bytes).with_context(|| {
+    cipherlab_outfile::write(path, bytes, true).with_context(|| {
         format!(
             "could not write the {what} to {}: check that its directory exists and is writable, or choose another file",
             path.display()
@@ -142,7 +142,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     if let Some(p) = html_out {
         outputs.push((
             p,
-            report::html(&runs, store.path()).into_bytes(),
+            report::html(&runs, store.path(), &cipherlab_bench::studies::about()).into_bytes(),
             "HTML report",
         ));
     }

@@ -5,8 +5,8 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
-use cipherlab_bench::report::utc;
-use cipherlab_bench::store::{Location, Run, Store};
+use cipherlab_results::store::{Location, Run, Store};
+use cipherlab_results::time::utc;
 
 use crate::exit::{Code, fail};
 
@@ -72,7 +72,7 @@ pub fn by_machine(
     machines: &[String],
     each_machine: bool,
 ) -> Result<Vec<i64>> {
-    let matches = |r: &cipherlab_bench::store::RunInfo| {
+    let matches = |r: &cipherlab_results::store::RunInfo| {
         each_machine
             || machines.iter().any(|m| {
                 let m = m.to_lowercase();

@@ -3,7 +3,7 @@
 //! One request per line, one answer per line, in order. A request that cannot be served
 //! gets `{"error": ...}` and the run goes on; only input that is not JSON makes the exit
 //! code non-zero (after every line has been answered). The answers come from
-//! [`cipherlab_bench::vectors`], which the platform checks compare the runners with.
+//! [`cipherlab_platforms::vectors`], which the platform checks compare the runners with.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
@@ -12,7 +12,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 
-pub use cipherlab_bench::vectors::answer;
+pub use cipherlab_platforms::vectors::answer;
 
 /// Options of `cipherlab vectors`.
 #[derive(clap::Args)]

@@ -7,9 +7,9 @@
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-use cipherlab_bench::artifact::{ArtifactKind, Content};
-use cipherlab_bench::id::Phase;
-use cipherlab_bench::store::Store;
+use cipherlab_results::artifact::{ArtifactKind, Content};
+use cipherlab_results::id::Phase;
+use cipherlab_results::store::Store;
 use cipherlab_testkit::process::{ok, run_in};
 
 fn run(args: &[&str], dir: &Path) -> Output {

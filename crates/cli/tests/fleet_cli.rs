@@ -13,8 +13,8 @@ mod support;
 use std::path::Path;
 use std::process::Output;
 
-use cipherlab_bench::store::Store;
 use cipherlab_harness::machine::{MachineInfo, hash_hostname};
+use cipherlab_results::store::Store;
 use cipherlab_testkit::postgres::TempCluster;
 use cipherlab_testkit::process::{ok, run_in};
 use support::{id, measurement, samples, saved};

@@ -12,10 +12,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use cipherlab_bench::report::export::CSV_COLUMNS;
-use cipherlab_bench::report::svg::{HISTOGRAM_COLOUR, PALETTE};
-use cipherlab_bench::store::Store;
 use cipherlab_harness::machine::MachineInfo;
+use cipherlab_results::report::export::CSV_COLUMNS;
+use cipherlab_results::report::svg::{HISTOGRAM_COLOUR, PALETTE};
+use cipherlab_results::store::Store;
 use cipherlab_testkit::process::{fails, ok, run_in};
 use support::{id, measurement, samples, saved};
 

@@ -276,6 +276,7 @@ impl ExternalTimer {
             empty_call_ns: self.empty_call_ns.unwrap_or(0.0),
             steadiness: None,
             keep_awake: None,
+            steal: None,
         }
     }
 }

@@ -46,6 +46,69 @@ pub struct Validity {
     /// ([`crate::keep_awake`]); `None` in runs that did not say (older ones).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub keep_awake: Option<u32>,
+    /// The share of the machine's CPU time the hypervisor gave other guests while the run
+    /// measured (steal time, [`StealClock`]), where the OS shows it; `None` in older runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steal: Option<f64>,
+}
+
+/// The 1-minute load average, where the OS tells it (`/proc/loadavg`).
+pub fn load_average() -> Option<f64> {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+}
+
+/// A load average read at the end of a run, less what the run's own `spinners`
+/// ([`crate::keep_awake`]: always runnable, so counted in it) added: Linux's 1-minute
+/// figure is an exponential average with a 60 s time constant, so a task runnable for
+/// `elapsed` adds 1 - e^(-elapsed / 60 s). What is left is comparable with the start's
+/// reading and with runs without spinners: the measuring thread and any other program.
+pub fn load_without_spinners(load: f64, spinners: usize, elapsed: Duration) -> f64 {
+    let own = spinners as f64 * (1.0 - (-elapsed.as_secs_f64() / 60.0).exp());
+    (load - own).max(0.0)
+}
+
+/// A load average above half the `cores` means other programs compete for the CPU:
+/// the load when it is that high.
+pub fn high_load(load: Option<f64>, cores: u32) -> Option<f64> {
+    load.filter(|l| *l > f64::from(cores) / 2.0)
+}
+
+/// The machine's steal time from a starting point: how much of its CPU time the
+/// hypervisor gave other guests (`/proc/stat`'s `cpu` line: user nice system idle iowait
+/// irq softirq steal ...), where the OS shows it.
+#[derive(Debug, Clone, Copy)]
+pub struct StealClock {
+    start: Option<(u64, u64)>,
+}
+
+impl StealClock {
+    /// Starts counting now.
+    pub fn start() -> StealClock {
+        StealClock {
+            start: steal_ticks(),
+        }
+    }
+
+    /// The share of CPU time stolen since [`StealClock::start`], 0 to 1.
+    pub fn fraction(&self) -> Option<f64> {
+        let ((s1, t1), (s0, t0)) = steal_ticks().zip(self.start)?;
+        Some(s1.saturating_sub(s0) as f64 / t1.saturating_sub(t0).max(1) as f64)
+    }
+}
+
+/// Steal and total CPU time so far, in clock ticks.
+fn steal_ticks() -> Option<(u64, u64)> {
+    let stat = std::fs::read_to_string("/proc/stat").ok()?;
+    let line = stat.lines().find(|l| l.starts_with("cpu "))?;
+    let v: Vec<u64> = line
+        .split_whitespace()
+        .skip(1)
+        .take(8)
+        .filter_map(|x| x.parse().ok())
+        .collect();
+    (v.len() == 8).then(|| (v[7], v.iter().sum()))
 }
 
 /// Measures the timer `main` (its samples' nanoseconds) and the harness's floor on it;
@@ -113,6 +176,7 @@ pub(crate) fn measure(wall: &WallClock, main: &dyn Timer, counter: Option<&dyn T
         empty_call_ns: median_of(&calls),
         steadiness: None,
         keep_awake: None,
+        steal: None,
     }
 }
 
@@ -276,4 +340,38 @@ fn median(values: impl Iterator<Item = f64>) -> Option<f64> {
     stats::Sample::new(values.collect())
         .ok()
         .map(|s| s.median())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_runs_own_spinners_are_taken_out_of_the_end_load() {
+        // One spinner for 3 minutes adds 1 - e^-3 = 0.95 to the 1-minute load average.
+        let end = load_without_spinners(2.05, 1, Duration::from_secs(180));
+        assert!((end - 1.10).abs() < 0.01, "{end}");
+        // For 30 s it has added only 1 - e^-0.5 = 0.39.
+        let end = load_without_spinners(1.5, 1, Duration::from_secs(30));
+        assert!((end - 1.11).abs() < 0.01, "{end}");
+        assert_eq!(load_without_spinners(0.2, 3, Duration::from_secs(600)), 0.0);
+        assert_eq!(load_without_spinners(1.3, 0, Duration::from_secs(600)), 1.3);
+    }
+
+    #[test]
+    fn high_load_is_above_half_the_cores() {
+        assert_eq!(high_load(Some(1.1), 2), Some(1.1));
+        assert_eq!(high_load(Some(1.0), 2), None);
+        assert_eq!(high_load(None, 2), None);
+    }
+
+    #[test]
+    fn steal_is_a_share_where_the_os_shows_it() {
+        let clock = StealClock::start();
+        if let Some(f) = clock.fraction() {
+            assert!((0.0..=1.0).contains(&f), "{f}");
+        } else {
+            assert!(!std::path::Path::new("/proc/stat").exists());
+        }
+    }
 }

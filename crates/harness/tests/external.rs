@@ -81,6 +81,7 @@ fn the_statistics_are_the_harness_own() {
         empty_call_ns: 0.0,
         steadiness: None,
         keep_awake: None,
+        steal: None,
     };
     let internal = Measurement::from_samples(
         "x".to_string(),

@@ -58,6 +58,11 @@ impl CipherFilter {
         }
     }
 
+    /// The patterns, trimmed and lower-cased (none: everything).
+    pub fn patterns(&self) -> &[String] {
+        &self.patterns
+    }
+
     /// Whether `name` (a canonical catalogue name, or `none` for plaintext baselines) is
     /// wanted. Baselines (`none`) are always kept: they are what the others are read
     /// against.

@@ -10,12 +10,12 @@ use super::inputs::Input;
 use super::paper::file_features::{CASE2_SIZES, TABLE3, TABLE3_CIPHERS};
 use super::timing::{Target, add_encrypt};
 use super::{Config, Scale, Study, StudyError, err};
-use crate::artifact::Artifact;
-use crate::artifact::table::{Table, num, text};
 use crate::corpus::DataType;
-use crate::id::{Measurement, Phase, Suite};
 use cipherlab_ciphers::CipherSpec;
 use cipherlab_harness::machine::MachineInfo;
+use cipherlab_results::artifact::Artifact;
+use cipherlab_results::artifact::table::{Table, num, text};
+use cipherlab_results::id::{Measurement, Phase, Suite};
 
 pub struct DataSizeStudy;
 

@@ -9,11 +9,11 @@ use super::find::{self, distinct};
 use super::inputs::Input;
 use super::timing::{Target, add_encrypt};
 use super::{Config, Study, StudyError, err};
-use crate::artifact::Artifact;
-use crate::artifact::table::{Table, num, text};
 use crate::corpus::DataType;
-use crate::id::{Measurement, Phase, Suite};
 use cipherlab_harness::machine::MachineInfo;
+use cipherlab_results::artifact::Artifact;
+use cipherlab_results::artifact::table::{Table, num, text};
+use cipherlab_results::id::{Measurement, Phase, Suite};
 
 pub struct DataTypeStudy;
 

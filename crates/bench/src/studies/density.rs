@@ -8,11 +8,11 @@ use super::inputs::Input;
 use super::paper::file_features::{TABLE4, TABLE4_CIPHERS};
 use super::timing::{Target, add_encrypt};
 use super::{Config, Study, StudyError, err};
-use crate::artifact::Artifact;
-use crate::artifact::table::{Table, num, text};
 use crate::corpus::DataType;
-use crate::id::{Measurement, Suite, same_cipher};
 use cipherlab_harness::machine::MachineInfo;
+use cipherlab_results::artifact::Artifact;
+use cipherlab_results::artifact::table::{Table, num, text};
+use cipherlab_results::id::{Measurement, Suite, same_cipher};
 
 pub struct DensityStudy;
 

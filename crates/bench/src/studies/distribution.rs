@@ -17,11 +17,11 @@ use super::paper::java_stream::{
     FIG3_GROUP_MEAN, FIG3_STD_DEV, FIG4_MESSAGE, FIG4_RSA, FIG4_RSA_AES,
 };
 use super::{Config, Study, StudyError, err};
-use crate::artifact::table::{Table, int, num, text};
-use crate::artifact::{Artifact, Content, Histogram};
 use crate::corpus::{self, DataType};
-use crate::id::{Measurement, Suite, same_cipher};
 use cipherlab_harness::machine::MachineInfo;
+use cipherlab_results::artifact::table::{Table, int, num, text};
+use cipherlab_results::artifact::{Artifact, Content, Histogram};
+use cipherlab_results::id::{Measurement, Suite, same_cipher};
 
 pub struct DistributionStudy;
 

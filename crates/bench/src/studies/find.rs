@@ -1,8 +1,8 @@
 //! Looking up a study's measurements and comparing them, for the findings.
 
-use crate::id::{Measurement, Phase, Subject};
 use cipherlab_ciphers::CipherSpec;
 use cipherlab_harness::stats::{Bootstrap, Ratio};
+use cipherlab_results::id::{Measurement, Phase, Subject};
 
 /// The measurement of `subject` / `phase` / `size` / `data_type` (any field `None`
 /// matches all; the first match wins).

@@ -17,9 +17,9 @@ use super::find::{self, distinct};
 use super::java_stream::{exchange, versions};
 use super::public_key::MESSAGE;
 use super::{Config, Elsewhere, Scale};
-use crate::artifact::Artifact;
-use crate::artifact::table::{Table, num, text};
-use crate::id::{BenchId, Measurement, Phase, Runtime, Subject};
+use cipherlab_results::artifact::Artifact;
+use cipherlab_results::artifact::table::{Table, num, text};
+use cipherlab_results::id::{BenchId, Measurement, Phase, Runtime, Subject};
 
 /// The phases the runner times, in its names' order.
 const PHASES: [(Phase, &str); 4] = [

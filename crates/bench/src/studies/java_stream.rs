@@ -17,11 +17,11 @@ use sha2::{Digest, Sha256};
 
 use super::find::{self, distinct};
 use super::{Config, Elsewhere, Scale};
-use crate::artifact::table::{Table, int, num, text};
-use crate::artifact::{Artifact, Content, Histogram};
-use crate::id::{BenchId, Measurement, Phase, Runtime};
-use crate::platforms::conformance::TestRng;
-use crate::platforms::{Info, RUNTIMES, Runner, cipherlab_ciphertext, missing, platforms_dir};
+use cipherlab_platforms::conformance::TestRng;
+use cipherlab_platforms::{Info, RUNTIMES, Runner, cipherlab_ciphertext, missing, platforms_dir};
+use cipherlab_results::artifact::table::{Table, int, num, text};
+use cipherlab_results::artifact::{Artifact, Content, Histogram};
+use cipherlab_results::id::{BenchId, Measurement, Phase, Runtime};
 
 /// The data type of the Java figures: the JVM's own serialization stream.
 pub const DATA_TYPE: &str = "java-objects";

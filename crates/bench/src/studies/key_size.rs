@@ -10,11 +10,11 @@ use super::inputs::Input;
 use super::paper::file_features::CASE4_SIZE;
 use super::timing::{Target, add_encrypt, add_init};
 use super::{Config, Scale, Study, StudyError, err};
-use crate::artifact::Artifact;
-use crate::artifact::table::{Table, num, text};
 use crate::corpus::DataType;
-use crate::id::{Measurement, Phase, Suite};
 use cipherlab_harness::machine::MachineInfo;
+use cipherlab_results::artifact::Artifact;
+use cipherlab_results::artifact::table::{Table, num, text};
+use cipherlab_results::id::{Measurement, Phase, Suite};
 
 pub struct KeySizeStudy;
 

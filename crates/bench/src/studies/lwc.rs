@@ -15,11 +15,11 @@ use super::inputs::Input;
 use super::paper::isap_library::{DECRYPT_NS, ENCRYPT_NS, PERMUTATION_NS, SIZES};
 use super::timing::{Target, add_decrypt, add_encrypt};
 use super::{Config, Scale, Study, StudyError, err};
-use crate::artifact::Artifact;
-use crate::artifact::table::{Table, int, num, text};
 use crate::corpus::DataType;
-use crate::id::{BenchId, Measurement, Phase, Subject, Suite};
 use cipherlab_harness::machine::MachineInfo;
+use cipherlab_results::artifact::Artifact;
+use cipherlab_results::artifact::table::{Table, int, num, text};
+use cipherlab_results::id::{BenchId, Measurement, Phase, Subject, Suite};
 
 pub struct LwcStudy;
 

@@ -54,10 +54,10 @@ mod timing;
 use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::artifact::Artifact;
-use crate::id::{Measurement, Suite};
 use cipherlab_harness::Settings;
 use cipherlab_harness::machine::MachineInfo;
+use cipherlab_results::artifact::Artifact;
+use cipherlab_results::id::{Measurement, Suite};
 
 pub use ciphers::CipherFilter;
 pub use inputs::{Input, Inputs};
@@ -195,6 +195,18 @@ pub static STUDIES: &[&dyn Study] = &[
     &pdf::PdfStudy,
     &platforms::PlatformsStudy,
 ];
+
+/// What the report says of each study, in the order `cipherlab bench` runs them.
+pub fn about() -> Vec<cipherlab_results::report::StudyAbout> {
+    STUDIES
+        .iter()
+        .map(|s| cipherlab_results::report::StudyAbout {
+            name: s.name().to_string(),
+            title: s.title().to_string(),
+            source: s.source().to_string(),
+        })
+        .collect()
+}
 
 /// The study called `name`, or an error listing them all.
 pub fn by_name(name: &str) -> Result<&'static dyn Study, String> {

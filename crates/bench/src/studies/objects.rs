@@ -27,13 +27,13 @@ use super::find::{self, distinct};
 use super::java_stream;
 use super::paper::java_stream::OBJECT_BYTES;
 use super::{Config, Elsewhere, Study, StudyError, err};
-use crate::artifact::Artifact;
-use crate::artifact::table::{Table, num, text};
-use crate::id::{BenchId, Measurement, Phase, Runtime, Subject, Suite};
 use cipherlab_harness::Settings;
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_harness::rng::Rng;
 use cipherlab_harness::{BatchSize, Bencher};
+use cipherlab_results::artifact::Artifact;
+use cipherlab_results::artifact::table::{Table, num, text};
+use cipherlab_results::id::{BenchId, Measurement, Phase, Runtime, Subject, Suite};
 
 pub struct ObjectsStudy;
 

@@ -15,15 +15,15 @@ use super::paper::java_stream::OBJECT_BYTES;
 use super::public_key;
 use super::timing::{Target, add_decrypt, add_encrypt, add_init, add_keygen};
 use super::{Config, Elsewhere, Scale, Study, StudyError, err};
-use crate::artifact::table::{Table, int, num, text};
 use cipherlab_ciphers::asym::{AsymSpec, Curve, RsaPadding};
 use cipherlab_ciphers::{CipherSpec, Mode, catalogue};
+use cipherlab_results::artifact::table::{Table, int, num, text};
 
-use crate::artifact::Artifact;
 use crate::corpus::DataType;
-use crate::id::{Measurement, Phase, Runtime, Subject, Suite};
 use cipherlab_harness::Settings;
 use cipherlab_harness::machine::MachineInfo;
+use cipherlab_results::artifact::Artifact;
+use cipherlab_results::id::{Measurement, Phase, Runtime, Subject, Suite};
 
 pub struct PhasesStudy;
 

@@ -13,12 +13,12 @@ use super::inputs::Input;
 use super::platforms::{Job, Target as Runners, measure};
 use super::timing::{Target, add_encrypt};
 use super::{Config, Elsewhere, Study, StudyError, err};
-use crate::artifact::Artifact;
-use crate::artifact::table::{Table, int, num, text};
 use crate::corpus::DataType;
-use crate::id::{Measurement, Runtime, Suite};
 use cipherlab_harness::Settings;
 use cipherlab_harness::machine::MachineInfo;
+use cipherlab_results::artifact::Artifact;
+use cipherlab_results::artifact::table::{Table, int, num, text};
+use cipherlab_results::id::{Measurement, Runtime, Suite};
 
 pub struct ProvidersStudy;
 

@@ -19,8 +19,8 @@ use std::sync::{Arc, Mutex};
 use cipherlab_ciphers::asym::{AsymSpec, Decryptor, Encryptor, Keypair};
 
 use super::Scale;
-use crate::id::{BenchId, Phase, Subject, Suite};
 use cipherlab_harness::{Bencher, Mode, Settings};
+use cipherlab_results::id::{BenchId, Phase, Subject, Suite};
 
 /// What is encrypted: a 256-bit session key's worth of bytes.
 pub const MESSAGE: [u8; 32] = *b"a 256-bit session key, 32 bytes.";

@@ -15,8 +15,8 @@ use cipherlab_ciphers::{CipherSpec, generate_iv, generate_key, providers};
 
 use super::check;
 use super::inputs::Input;
-use crate::id::{BenchId, Phase, Suite};
 use cipherlab_harness::{BatchSize, Bencher, Settings};
+use cipherlab_results::id::{BenchId, Phase, Suite};
 
 /// Inputs above this size are copied one per call (not ten), to bound memory.
 const LARGE_INPUT: u64 = 16 << 20;

@@ -1,5 +1,6 @@
 //! The progress of `cipherlab bench`'s suite: a bar on a terminal, elsewhere (CI logs) a
-//! line at every tenth. A step is one slice of one benchmark (see [`super::ROUNDS`]).
+//! line at every tenth. A step is one slice of one benchmark (`Settings::rounds`; the
+//! lab's are in `cipherlab_bench::pipeline::settings_for`).
 //!
 //! The planned slices ([`cipherlab_harness::Suite::planned_slices`]) all start before any
 //! extra one: [`cipherlab_harness::Suite::run_adaptive`] gives undecided figures their extra
@@ -9,7 +10,7 @@
 use std::io::IsTerminal;
 use std::time::Duration;
 
-use cipherlab_bench::id::Progress;
+use cipherlab_results::id::Progress;
 
 /// Slices started against the planned ones.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -10,8 +10,8 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use cipherlab_bench::platforms::conformance::{ProviderResult, Verdict, check_runtime};
-use cipherlab_bench::platforms::{RUNTIMES, Runner, missing, platforms_dir};
+use cipherlab_platforms::conformance::{ProviderResult, Verdict, check_runtime};
+use cipherlab_platforms::{RUNTIMES, Runner, missing, platforms_dir};
 use serde_json::{Map, Value, json};
 
 /// Options of `cipherlab platforms check`.

@@ -10,7 +10,7 @@ mod check;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use cipherlab_bench::platforms::{RUNTIMES, Runner, missing, on_path, platforms_dir, tool_version};
+use cipherlab_platforms::{RUNTIMES, Runner, missing, on_path, platforms_dir, tool_version};
 use serde_json::{Value, json};
 
 /// Options of `cipherlab platforms`.

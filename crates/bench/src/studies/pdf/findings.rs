@@ -8,12 +8,12 @@ use super::super::find;
 use super::super::paper::pdf_lwc;
 use super::inputs::{PdfSet, Selection};
 use super::{CIPHERS, NAME, SET_LABEL, handler, subject};
-use crate::artifact::Artifact;
-use crate::artifact::table::{Table, int, num, sig3, text};
-use crate::id::{Measurement, Phase};
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_harness::stats::Ratio;
 use cipherlab_pdf::Cipher;
+use cipherlab_results::artifact::Artifact;
+use cipherlab_results::artifact::table::{Table, int, num, sig3, text};
+use cipherlab_results::id::{Measurement, Phase};
 
 /// A mode as the findings see it: its label (the benchmarks' data type) and figure.
 struct ModeView {

@@ -32,10 +32,10 @@ use cipherlab_pdf::{Cipher, LwcCipher, StdCipher};
 
 use super::paper::pdf_lwc;
 use super::{Config, Scale, Study, StudyError, check, err};
-use crate::artifact::Artifact;
-use crate::id::{BenchId, Measurement, Phase, Subject, Suite};
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_harness::{BatchSize, Bencher, Clock, Mode, Settings};
+use cipherlab_results::artifact::Artifact;
+use cipherlab_results::id::{BenchId, Measurement, Phase, Subject, Suite};
 
 pub use builtin::files as builtin_files;
 pub use inputs::{ENV_DIR, Origin, PdfSet};

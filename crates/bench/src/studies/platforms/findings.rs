@@ -6,20 +6,20 @@
 use serde_json::Value;
 
 use super::{NAME, PAPER_CIPHERS};
-use crate::artifact::Artifact;
-use crate::artifact::table::{Table, int, num, text};
-use crate::id::Measurement;
 use crate::studies::find::{self, Order};
 use crate::studies::paper::web_platforms;
 use cipherlab_ciphers::CipherSpec;
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_harness::stats::Ratio;
+use cipherlab_results::artifact::Artifact;
+use cipherlab_results::artifact::table::{Table, int, num, text};
+use cipherlab_results::id::Measurement;
 
 /// Column order of the runtimes: the paper's four, then Go and cipherlab.
 const RUNTIMES: [&str; 6] = ["java", "php", "node", "python", "go", "rust"];
 
 /// What a figure is of, read from its identifier: the one place this module looks into
-/// a [`crate::id::BenchId`].
+/// a [`cipherlab_results::id::BenchId`].
 struct Of<'a> {
     runtime: &'a str,
     provider: &'a str,

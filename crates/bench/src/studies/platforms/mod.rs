@@ -8,7 +8,7 @@
 //! cipherlab's own figures are timed in this process (the suite: [`Study::plan`]); the
 //! other runtimes through their runners (platforms/PROTOCOL.md, `time`) before the suite
 //! ([`Study::elsewhere`]), and only for the algorithms where the runtime agreed with
-//! cipherlab's vectors just before ([`crate::platforms::conformance`]). Their raw samples
+//! cipherlab's vectors just before ([`cipherlab_platforms::conformance`]). Their raw samples
 //! go through [`cipherlab_harness::Measurement::from_external_samples`], so every runtime
 //! gets the same statistics and validity checks.
 //!
@@ -24,11 +24,11 @@ use cipherlab_ciphers::{CipherSpec, Mode, catalogue, generate_iv, generate_key, 
 
 use super::inputs::Input;
 use super::{Config, Elsewhere, Scale, Study, StudyError, check, err};
-use crate::artifact::Artifact;
 use crate::corpus::DataType;
-use crate::id::{BenchId, Measurement, Phase, Runtime, Suite};
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_harness::{BatchSize, Bencher, Mode as HarnessMode, Settings};
+use cipherlab_results::artifact::Artifact;
+use cipherlab_results::id::{BenchId, Measurement, Phase, Runtime, Suite};
 
 pub struct PlatformsStudy;
 

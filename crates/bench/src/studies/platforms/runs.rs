@@ -15,14 +15,14 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 use super::{DATA, Job, bench_id};
-use crate::artifact::table::{Table, int, num, text};
 use crate::corpus;
-use crate::id::{BenchId, Measurement};
-use crate::platforms::conformance::{TestRng, Verdict, check_runtime};
-use crate::platforms::{RUNTIMES, Runner, cipherlab_ciphertext, missing, platforms_dir};
-use crate::ranking;
 use crate::studies::Elsewhere;
 use crate::studies::inputs::CORPUS_SEED;
+use cipherlab_platforms::conformance::{TestRng, Verdict, check_runtime};
+use cipherlab_platforms::{RUNTIMES, Runner, cipherlab_ciphertext, missing, platforms_dir};
+use cipherlab_results::artifact::table::{Table, int, num, text};
+use cipherlab_results::id::{BenchId, Measurement};
+use cipherlab_results::ranking;
 
 /// Seed of the conformance vectors run before timing (fixed: a run can be repeated).
 const CONFORMANCE_SEED: u64 = 1;

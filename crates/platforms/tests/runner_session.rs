@@ -6,7 +6,7 @@
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
-use cipherlab_bench::platforms::Runner;
+use cipherlab_platforms::Runner;
 use serde_json::{Value, json};
 
 /// A runner for `name` under `dir`: a shell script that answers each line with its

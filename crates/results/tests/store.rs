@@ -9,15 +9,15 @@
 
 use std::path::Path;
 
-use cipherlab_bench::artifact::{Artifact, Content, Histogram};
-use cipherlab_bench::id::{BenchId, Measurement, Phase, Subject};
-use cipherlab_bench::report::export::{Exporter, JsonExporter};
-use cipherlab_bench::store::{
-    EngineKind, Location, NewRun, SCHEMA_VERSION, Store, StoreError, Value,
-};
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_harness::steadiness::Steadiness;
 use cipherlab_harness::{Mode, RawSample, Settings, Validity};
+use cipherlab_results::artifact::{Artifact, Content, Histogram};
+use cipherlab_results::id::{BenchId, Measurement, Phase, Subject};
+use cipherlab_results::report::export::{Exporter, JsonExporter};
+use cipherlab_results::store::{
+    EngineKind, Location, NewRun, SCHEMA_VERSION, Store, StoreError, Value,
+};
 use cipherlab_testkit::postgres::TempCluster;
 
 fn validity() -> Validity {
@@ -39,6 +39,7 @@ fn validity() -> Validity {
             high_ns: 171_000.0,
         }),
         keep_awake: Some(1),
+        steal: Some(0.02),
     }
 }
 
@@ -415,7 +416,7 @@ fn a_version_1_file_is_migrated_and_keeps_its_runs() {
     // Build a version-1 file by hand with the first migration only.
     {
         let conn = rusqlite::Connection::open(&path).unwrap();
-        let v1 = &cipherlab_bench::store::MIGRATIONS[0];
+        let v1 = &cipherlab_results::store::MIGRATIONS[0];
         assert_eq!(v1.version, 1);
         conn.execute_batch(v1.sql).unwrap();
         conn.execute(
@@ -454,7 +455,7 @@ fn other_machine() -> MachineInfo {
 }
 
 /// A SQLite file made "elsewhere": two runs of another machine, one with an artifact.
-fn file_from_elsewhere(path: &Path) -> Vec<cipherlab_bench::store::Run> {
+fn file_from_elsewhere(path: &Path) -> Vec<cipherlab_results::store::Run> {
     let mut store = Store::open(path).unwrap();
     let run = new_run(other_machine());
     let a = store
@@ -571,7 +572,7 @@ fn a_version_2_file_gets_uuids_and_a_salt_and_keeps_its_runs() {
     let dir = tempfile::tempdir().unwrap();
     let make_v2 = |path: &Path| {
         let conn = rusqlite::Connection::open(path).unwrap();
-        for m in &cipherlab_bench::store::MIGRATIONS[..2] {
+        for m in &cipherlab_results::store::MIGRATIONS[..2] {
             conn.execute_batch(m.sql).unwrap();
             conn.execute(
                 "INSERT INTO schema_version VALUES (?1, '2026-11-01T00:00:00.000Z', 'old')",

@@ -5,10 +5,10 @@
 
 mod support;
 
-use cipherlab_bench::ranking::{Decision, census, decide, pair_agreement, rank, undecided};
+use cipherlab_results::ranking::{Decision, census, decide, pair_agreement, rank, undecided};
 use support::{id, measurement, samples};
 
-fn enc(alg: &str, ns: f64, spread: f64, seed: u64) -> cipherlab_bench::id::Measurement {
+fn enc(alg: &str, ns: f64, spread: f64, seed: u64) -> cipherlab_results::id::Measurement {
     measurement(
         id("data-size", alg, "encrypt", 65_536, "bmp"),
         samples(ns, spread, 15, seed),
@@ -26,7 +26,7 @@ fn a_wide_interval_blocks_only_the_pairs_it_overlaps() {
     let bf = enc("blowfish-128-ecb", 150_000.0, 0.01, 3);
     let rc2 = enc("rc2-128-ecb", 170_000.0, 0.30, 4); // wide, overlapping bf
     let tdes = enc("3des-168-ecb", 400_000.0, 0.01, 5);
-    let (lo, hi) = cipherlab_bench::ranking::interval_ns(&aes);
+    let (lo, hi) = cipherlab_results::ranking::interval_ns(&aes);
     assert!(
         (hi - lo) / aes.summary.median > 0.05,
         "AES's interval is wide"
@@ -90,7 +90,7 @@ fn only_comparable_figures_are_paired() {
     );
     let c = census(&[a.clone(), b.clone()]);
     assert_eq!((c.grouped, c.pairs), (0, 0));
-    b.id.phase = cipherlab_bench::id::Phase::Encrypt;
+    b.id.phase = cipherlab_results::id::Phase::Encrypt;
     b.timer = "wall-clock-other".into();
     assert_eq!(census(&[a, b]).pairs, 0);
 }

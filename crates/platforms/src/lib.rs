@@ -1,12 +1,17 @@
+//! # cipherlab-platforms: the runners' client
+//!
 //! The runners of other language runtimes in `platforms/` (Java, Node.js, Python, PHP,
 //! Go; protocol in platforms/PROTOCOL.md): which are present ([`missing`] says why not and
 //! the command that fixes it), talking to one ([`Runner`]), and proving one against
 //! cipherlab before it is timed ([`conformance`]), and the ciphertext a runner must
-//! reproduce ([`cipherlab_ciphertext`]). `cipherlab platforms` and the `platforms` study
-//! both use them.
+//! reproduce ([`cipherlab_ciphertext`]). The vector protocol answered in-process
+//! ([`vectors`], what `cipherlab vectors` serves) is the reference the runners are checked
+//! against. `cipherlab platforms` and the studies that time other runtimes use them; this
+//! crate knows nothing of studies or of the results store.
 
 pub mod conformance;
 mod runner;
+pub mod vectors;
 
 use std::path::{Path, PathBuf};
 

@@ -24,9 +24,10 @@
 //!
 //! ```
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
-//! use cipherlab_bench::store::{NewRun, Store};
+//! use cipherlab_results::store::{NewRun, Store};
 //! let mut store = Store::open_in_memory()?;
-//! let run = store.begin_run(&NewRun::now("cipherlab bench --quick"))?;
+//! let machine = cipherlab_harness::machine::MachineInfo::detect();
+//! let run = store.begin_run(&NewRun::now("cipherlab bench --quick", machine))?;
 //! // ... store.add_measurement(run, &measurement)? for each result ...
 //! store.finish_run(run)?;
 //! assert_eq!(store.list_runs()?.len(), 1);
@@ -228,13 +229,14 @@ pub struct NewRun {
 }
 
 impl NewRun {
-    /// A run starting now on this machine with default settings and empty validity
-    /// figures (for callers that fill them in).
-    pub fn now(command_line: &str) -> NewRun {
+    /// A run starting now on `machine` (the lab's is `cipherlab_results::this_machine()`,
+    /// which adds the versions of the crates the studies time) with default settings and
+    /// empty validity figures (for callers that fill them in).
+    pub fn now(command_line: &str, machine: MachineInfo) -> NewRun {
         NewRun {
             started_ms: now_ms(),
             command_line: command_line.to_string(),
-            machine: crate::this_machine(),
+            machine,
             settings: Settings::default(),
             validity: Validity {
                 timer: "wall-clock".to_string(),
@@ -248,6 +250,7 @@ impl NewRun {
                 empty_call_ns: 0.0,
                 steadiness: None,
                 keep_awake: None,
+                steal: None,
             },
             load_start: None,
             load_end: None,
@@ -304,13 +307,7 @@ pub struct Run {
     pub artifacts: Vec<Artifact>,
 }
 
-/// The current time in Unix milliseconds.
-pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
-}
+pub use crate::time::now_ms;
 
 fn int(what: &'static str, value: u64) -> Result<i64, StoreError> {
     i64::try_from(value).map_err(|_| StoreError::TooLarge { what, value })

@@ -1,6 +1,6 @@
 //! The JSON-lines vector protocol of DESIGN.md, answered by cipherlab's catalogue
 //! in-process: what `cipherlab vectors` serves, and what the platform runners' answers are
-//! compared with ([`crate::platforms::conformance`]).
+//! compared with ([`crate::conformance`]).
 //!
 //! [`answer`] takes one request line and gives one answer; a request that cannot be
 //! served gets `{"error": ...}`.

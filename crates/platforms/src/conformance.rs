@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use cipherlab_ciphers::{CipherSpec, Kind};
 use serde_json::{Map, Value, json};
 
-use super::{Info, Runner};
+use crate::{Info, Runner};
 
 /// SplitMix64 (Steele, Lea, Flood 2014): reproducible test data from a seed. Test vectors
 /// need variety and repeatability, not secrecy, so no OS randomness here.

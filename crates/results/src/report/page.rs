@@ -6,20 +6,20 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
+use super::StudyAbout;
 use super::figures::{self, RunSlice};
 use super::html::{self, escape};
 use super::svg;
-use super::utc;
 use crate::artifact::{Artifact, Content, Histogram, Table};
 use crate::id::Measurement;
 use crate::ranking;
 use crate::store::Run;
-use crate::studies::{STUDIES, by_name};
+use crate::time::utc;
 use cipherlab_harness::steadiness::STEADY_SPREAD;
 
 /// Studies in `cipherlab bench`'s order, then any other study the runs hold (one added
 /// after this build, or a user's) in the order seen.
-fn study_names(runs: &[Run]) -> Vec<String> {
+fn study_names(runs: &[Run], studies: &[StudyAbout]) -> Vec<String> {
     let mut seen: Vec<String> = Vec::new();
     for r in runs {
         let names = r
@@ -34,9 +34,9 @@ fn study_names(runs: &[Run]) -> Vec<String> {
         }
     }
     seen.sort_by_key(|s| {
-        STUDIES
+        studies
             .iter()
-            .position(|x| x.name() == s)
+            .position(|x| x.name == *s)
             .unwrap_or(usize::MAX)
     });
     seen
@@ -284,14 +284,14 @@ fn histogram_card(h: &Histogram) -> String {
     )
 }
 
-fn study_section(out: &mut String, name: &str, runs: &[Run]) {
+fn study_section(out: &mut String, name: &str, runs: &[Run], studies: &[StudyAbout]) {
     let _ = write!(out, "<h2 id=\"study-{0}\">{0}</h2>", escape(name));
-    if let Ok(s) = by_name(name) {
+    if let Some(s) = studies.iter().find(|s| s.name == name) {
         let _ = write!(
             out,
             "<p class=\"source\">{} — from: {}</p>",
-            escape(s.title()),
-            escape(s.source())
+            escape(&s.title),
+            escape(&s.source)
         );
     }
     let slices: Vec<RunSlice<'_>> = runs
@@ -383,10 +383,10 @@ fn study_section(out: &mut String, name: &str, runs: &[Run]) {
 
 /// The whole page for `runs` (at least one), read from `source` (the database's name,
 /// shown in the header).
-pub fn render(runs: &[Run], source: &str) -> String {
+pub fn render(runs: &[Run], source: &str, about: &[StudyAbout]) -> String {
     let mut out = String::new();
     header(&mut out, runs, source);
-    let studies = study_names(runs);
+    let studies = study_names(runs, about);
     out.push_str("<nav><a href=\"#machine\">machine</a>");
     for s in &studies {
         let _ = write!(out, "<a href=\"#study-{0}\">{0}</a>", escape(s));
@@ -394,7 +394,7 @@ pub fn render(runs: &[Run], source: &str) -> String {
     out.push_str("</nav>");
     machine(&mut out, runs);
     for s in &studies {
-        study_section(&mut out, s, runs);
+        study_section(&mut out, s, runs, about);
     }
     out.push_str("</body></html>\n");
     out

@@ -75,7 +75,7 @@ pub fn headline<'m>(ms: &[&'m Measurement]) -> Option<Ranking<'m>> {
 /// "Repeatability") moved 10% of 562 figures by more than 2% and 5% of them by more than
 /// 4%, with intervals that excluded no change; RC4-40 and RC4-128, which do the same work
 /// per byte, swapped places. An order that the next process may reverse is not claimed.
-/// The same margin as the findings' "the same" ([`crate::studies`]' `SAME_MARGIN`).
+/// The same margin as the findings' "the same" (`cipherlab_results::studies::find::SAME_MARGIN`).
 pub const EQUIVALENCE: f64 = 0.05;
 
 /// What a run can say about the order of two figures of one group.

@@ -5,11 +5,13 @@
 
 mod support;
 
-use cipherlab_bench::artifact::{Artifact, Content, Histogram, Table};
-use cipherlab_bench::report::export::{CSV_COLUMNS, CsvExporter, Exporter, JsonExporter, by_name};
-use cipherlab_bench::report::{self, html, svg};
-use cipherlab_bench::store::{Run, Store};
 use cipherlab_harness::machine::MachineInfo;
+use cipherlab_results::artifact::{Artifact, Content, Histogram, Table};
+use cipherlab_results::report::export::{
+    CSV_COLUMNS, CsvExporter, Exporter, JsonExporter, by_name,
+};
+use cipherlab_results::report::{self, html, svg};
+use cipherlab_results::store::{Run, Store};
 use serde_json::Value;
 use support::{id, measurement, samples, saved};
 
@@ -157,7 +159,10 @@ fn json_has_the_documented_layout() {
     let v: Value = serde_json::from_slice(&bytes).unwrap();
     assert_eq!(v["format"], "cipherlab-results");
     assert_eq!(v["format_version"], 1);
-    assert_eq!(v["schema_version"], cipherlab_bench::store::SCHEMA_VERSION);
+    assert_eq!(
+        v["schema_version"],
+        cipherlab_results::store::SCHEMA_VERSION
+    );
     let r = &v["runs"][0];
     assert_eq!(r["id"], run.info.id);
     assert_eq!(r["uuid"], run.info.uuid);
@@ -201,7 +206,7 @@ fn json_has_the_documented_layout() {
 #[test]
 fn html_is_self_contained_escaped_and_has_the_plots() {
     let run = run();
-    let page = report::html(std::slice::from_ref(&run), "test <db>");
+    let page = report::html(std::slice::from_ref(&run), "test <db>", &[]);
     assert!(page.starts_with("<!DOCTYPE html>"));
     // What the run carries is escaped wherever it appears.
     assert!(
@@ -239,7 +244,7 @@ fn several_runs_are_overlaid_with_one_style_per_run() {
     let a = run();
     let mut b = run();
     b.info.id = 7;
-    let page = report::html(&[a, b], "db");
+    let page = report::html(&[a, b], "db", &[]);
     assert!(page.contains("aes-128-ecb · run 1") && page.contains("aes-128-ecb · run 7"));
     assert!(
         page.contains("stroke-dasharray=\"6 3\""),
@@ -252,7 +257,7 @@ fn several_runs_are_overlaid_with_one_style_per_run() {
 fn an_empty_run_still_makes_a_page() {
     let mut store = Store::open_in_memory().unwrap();
     let r = saved(&mut store, MachineInfo::detect(), &[], &[]);
-    let page = report::html(&[r], "db");
+    let page = report::html(&[r], "db", &[]);
     assert!(page.contains("Machine and validity"));
     assert!(!page.contains("class=\"plot\""));
     assert!(page.ends_with("</html>\n"));
@@ -273,7 +278,7 @@ fn two_providers_of_one_cipher_get_a_line_each() {
     }
     let mut store = Store::open_in_memory().unwrap();
     let r = saved(&mut store, MachineInfo::detect(), &ms, &[]);
-    let page = report::html(&[r], "db");
+    let page = report::html(&[r], "db", &[]);
     assert!(
         page.contains("<title>aes-128-ecb (rustcrypto)</title>"),
         "{page}"
@@ -317,7 +322,7 @@ fn has_fields(obj: &Value, fields: &[(&str, &str)], what: &str) {
 /// the source): a top-level array of benchmarks.
 #[test]
 fn jmh_export_has_jmhs_fields_and_types() {
-    use cipherlab_bench::report::jmh::JmhExporter;
+    use cipherlab_results::report::jmh::JmhExporter;
     let run = run();
     let v: Value =
         serde_json::from_slice(&JmhExporter.serialize(std::slice::from_ref(&run)).unwrap())
@@ -393,7 +398,7 @@ fn jmh_export_has_jmhs_fields_and_types() {
 /// (docs/results.md cites the source): `context` and `benchmarks`.
 #[test]
 fn gbench_export_has_google_benchmarks_fields_and_types() {
-    use cipherlab_bench::report::gbench::GoogleBenchmarkExporter;
+    use cipherlab_results::report::gbench::GoogleBenchmarkExporter;
     let run = run();
     let v: Value = serde_json::from_slice(
         &GoogleBenchmarkExporter
@@ -458,8 +463,8 @@ fn gbench_export_has_google_benchmarks_fields_and_types() {
 /// each point with its interval; a cipher timed at one size gets none.
 #[test]
 fn platforms_plots_ns_per_byte_against_size_one_line_per_runtime() {
-    use cipherlab_bench::id::Runtime;
-    use cipherlab_bench::report::figures::{RunSlice, plots};
+    use cipherlab_results::id::Runtime;
+    use cipherlab_results::report::figures::{RunSlice, plots};
     // Java: 2 us fixed + 1 ns/B; Node: 10 us fixed + 2 ns/B; AES-GCM on Java at one size.
     let mut ms = Vec::new();
     for (runtime, fixed, per_byte) in [
@@ -512,4 +517,30 @@ fn platforms_plots_ns_per_byte_against_size_one_line_per_runtime() {
     assert!(java[0].low <= java[0].y && java[0].y <= java[0].high);
     let big = (2_000.0 + 1_048_576.0) / 1_048_576.0;
     assert!((java[1].y / big - 1.0).abs() < 0.02);
+}
+
+#[test]
+fn studies_come_in_the_order_and_with_the_titles_the_lab_gives() {
+    use cipherlab_results::report::StudyAbout;
+    let run = run();
+    let about = |name: &str, title: &str| StudyAbout {
+        name: name.into(),
+        title: title.into(),
+        source: format!("source of {name}"),
+    };
+    // The run holds data-type and data-size; the lab lists data-size first.
+    let given = [
+        about("data-size", "Sizes <title>"),
+        about("data-type", "Types"),
+    ];
+    let page = report::html(std::slice::from_ref(&run), "db", &given);
+    let at = |s: &str| page.find(s).unwrap_or_else(|| panic!("no {s}"));
+    assert!(at("id=\"study-data-size\"") < at("id=\"study-data-type\""));
+    assert!(page.contains("Sizes &lt;title&gt; — from: source of data-size"));
+    // Reversed list, reversed sections; without a list, no titles at all.
+    let reversed = [about("data-type", "Types"), about("data-size", "Sizes")];
+    let page = report::html(std::slice::from_ref(&run), "db", &reversed);
+    assert!(page.find("id=\"study-data-type\"") < page.find("id=\"study-data-size\""));
+    let bare = report::html(std::slice::from_ref(&run), "db", &[]);
+    assert!(!bare.contains(" — from: "));
 }

@@ -26,7 +26,7 @@ fn context(run: &Run) -> Value {
     let m = &run.machine;
     let date = format!(
         "{}+00:00",
-        super::utc(run.info.started_ms).replacen(' ', "T", 1)
+        crate::time::utc(run.info.started_ms).replacen(' ', "T", 1)
     );
     // The measured TSC frequency where there is one: Google Benchmark's cycles per
     // second, in MHz.

@@ -233,7 +233,7 @@ fn apply(db: &Engine, m: &Migration) -> Result<(), EngineError> {
             &[SALT_KEY.into(), salt.into()],
         )?;
     }
-    let applied_at = format!("{}Z", crate::report::utc(now_ms()).replacen(' ', "T", 1));
+    let applied_at = format!("{}Z", crate::time::utc(now_ms()).replacen(' ', "T", 1));
     db.execute(
         "INSERT INTO schema_version (version, applied_at, description) VALUES (?1, ?2, ?3)",
         &[m.version.into(), applied_at.into(), m.description.into()],

@@ -6,10 +6,10 @@
 
 mod support;
 
-use cipherlab_bench::compare::{Verdict, compare};
-use cipherlab_bench::store::{Run, Store};
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_harness::stats::Bootstrap;
+use cipherlab_results::compare::{Verdict, compare};
+use cipherlab_results::store::{Run, Store};
 use support::{id, measurement, samples, saved};
 
 const CIPHERS: [(&str, f64); 4] = [
@@ -126,7 +126,7 @@ fn a_threshold_only_removes_calls() {
     });
     let strict = compare(&a, &b, &bootstrap(), 0.0);
     let lenient = compare(&a, &b, &bootstrap(), 0.05);
-    let des = |c: &cipherlab_bench::compare::Comparison| {
+    let des = |c: &cipherlab_results::compare::Comparison| {
         c.figures
             .iter()
             .find(|f| f.id.algorithm.name() == "des-ecb")
@@ -207,7 +207,7 @@ fn figures_in_one_run_only_are_counted_not_compared() {
 /// order.
 #[test]
 fn medians_within_the_equivalence_margin_share_a_rank() {
-    use cipherlab_bench::ranking::{EQUIVALENCE, rank};
+    use cipherlab_results::ranking::{EQUIVALENCE, rank};
     const { assert!(EQUIVALENCE > 0.02 && EQUIVALENCE < 0.2) };
     let mut store = Store::open_in_memory().unwrap();
     let m = MachineInfo::detect();

@@ -1,0 +1,111 @@
+//! The lab as a library call: `pipeline::run` plans, measures, finds and stores a run
+//! without the CLI, and says how it goes through its events in order.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::time::Duration;
+
+use cipherlab_bench::pipeline::{self, Event, Plan};
+use cipherlab_bench::studies::{CipherFilter, Config, Scale, by_name};
+use cipherlab_harness::Settings;
+use cipherlab_results::store::{Location, Store};
+
+fn tiny_settings() -> Settings {
+    Settings {
+        warmup_iterations: 1,
+        warmup_time: Duration::from_millis(1),
+        iterations: 5,
+        sample_time: Duration::from_millis(1),
+        rounds: 1,
+        ..pipeline::settings_for(Scale::Quick, None)
+    }
+}
+
+#[test]
+fn a_run_is_planned_measured_found_and_stored() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("lab.sqlite");
+    let config = Config {
+        filter: CipherFilter::new(&["rc4-40"]),
+        ..Config::new(Scale::Quick)
+    };
+    let plan = Plan {
+        settings: tiny_settings(),
+        keep_awake: false,
+        command_line: "pipeline test".into(),
+        ..Plan::new(
+            vec![by_name("data-size").unwrap()],
+            config,
+            Location::File(db.clone()),
+        )
+    };
+    let mut events: Vec<&'static str> = Vec::new();
+    let run = pipeline::run(&plan, &mut |e| {
+        let name = match e {
+            Event::Planned { benchmarks, .. } => {
+                assert!(benchmarks > 0);
+                "planned"
+            }
+            Event::KeepingAwake { .. } => "awake",
+            Event::TimingElsewhere => "elsewhere",
+            Event::Measuring { slices } => {
+                assert!(slices > 0);
+                "measuring"
+            }
+            Event::Suite(_) => "suite",
+            Event::Measured => "measured",
+        };
+        if events.last() != Some(&name) {
+            events.push(name);
+        }
+    })
+    .unwrap();
+    assert_eq!(events, ["planned", "measuring", "suite", "measured"]);
+    assert!(!run.measurements.is_empty());
+    assert!(run.measurements.iter().all(|m| m.id.study == "data-size"));
+    // Only the filtered cipher and the plaintext baselines were measured.
+    assert!(
+        run.measurements.iter().all(|m| {
+            let alg = m.id.algorithm.to_string();
+            alg == "rc4-40" || alg == "none"
+        }),
+        "{:?}",
+        run.measurements
+            .iter()
+            .map(|m| m.id.algorithm.to_string())
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(run.validity.keep_awake, Some(0));
+    if std::path::Path::new("/proc/stat").exists() {
+        assert!(run.validity.steal.is_some(), "steal time is read and kept");
+    }
+    // What the store holds is what the call returned, steal time included.
+    let store = Store::open_location(&Location::File(db)).unwrap();
+    let back = store.load_run(run.id).unwrap();
+    assert_eq!(back.measurements.len(), run.measurements.len());
+    assert_eq!(back.artifacts.len(), run.artifacts.len());
+    assert_eq!(back.validity.steal, run.validity.steal);
+    assert_eq!(back.info.command_line, "pipeline test");
+}
+
+#[test]
+fn a_filter_that_matches_nothing_is_an_error_before_any_measuring() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = Config {
+        filter: CipherFilter::new(&["no-such-cipher"]),
+        ..Config::new(Scale::Quick)
+    };
+    let plan = Plan {
+        keep_awake: false,
+        ..Plan::new(
+            vec![by_name("data-size").unwrap()],
+            config,
+            Location::File(dir.path().join("lab.sqlite")),
+        )
+    };
+    let mut events = 0;
+    let err = pipeline::run(&plan, &mut |_| events += 1).err().unwrap();
+    assert!(matches!(err, pipeline::Error::NothingMatches(_)), "{err}");
+    assert!(err.to_string().contains("no-such-cipher"));
+    assert_eq!(events, 0);
+    assert!(!dir.path().join("lab.sqlite").exists(), "no store created");
+}
