@@ -640,53 +640,47 @@ pub static ISAP_K_128: Algorithm = lwc(
     ours::lwc::<cipherlab_lwc::IsapK128>,
 );
 
-/// Every algorithm, in the order tables list them: the paper's seven first.
-pub static ALGORITHMS: &[&Algorithm] = &[
-    &AES,
-    &DES,
-    &TDES,
-    &RC2,
-    &BLOWFISH,
-    &SKIPJACK,
-    &RC4,
-    &CHACHA20_POLY1305,
-    &ASCON_AEAD128,
-    &ASCON_128,
-    &ASCON_128A,
-    &ASCON_80PQ,
-    &XOODYAK,
-    &ISAP_A_128A,
-    &ISAP_A_128,
-    &ISAP_K_128A,
-    &ISAP_K_128,
-];
+/// Writes [`ALGORITHMS`] and [`algorithm`] from one list of `AlgorithmId => descriptor`
+/// pairs, so that the two cannot disagree: `algorithm`'s match is exhaustive, so an
+/// [`AlgorithmId`] left out of the list does not compile, and every one in it is in
+/// `ALGORITHMS`.
+macro_rules! catalogue {
+    ($($id:ident => $descriptor:ident),* $(,)?) => {
+        /// Every algorithm, in the order tables list them: the paper's seven first.
+        pub static ALGORITHMS: &[&Algorithm] = &[$(&$descriptor),*];
+
+        /// The descriptor of `id`.
+        pub fn algorithm(id: AlgorithmId) -> &'static Algorithm {
+            match id {
+                $(AlgorithmId::$id => &$descriptor),*
+            }
+        }
+    };
+}
+
+catalogue! {
+    Aes => AES,
+    Des => DES,
+    Tdes => TDES,
+    Rc2 => RC2,
+    Blowfish => BLOWFISH,
+    Skipjack => SKIPJACK,
+    Rc4 => RC4,
+    ChaCha20Poly1305 => CHACHA20_POLY1305,
+    AsconAead128 => ASCON_AEAD128,
+    Ascon128 => ASCON_128,
+    Ascon128a => ASCON_128A,
+    Ascon80pq => ASCON_80PQ,
+    Xoodyak => XOODYAK,
+    IsapA128a => ISAP_A_128A,
+    IsapA128 => ISAP_A_128,
+    IsapK128a => ISAP_K_128A,
+    IsapK128 => ISAP_K_128,
+}
 
 /// The lightweight AEADs of `cipherlab-lwc`, in table order.
 pub fn lightweight() -> impl Iterator<Item = &'static Algorithm> {
     ALGORITHMS.iter().copied().filter(|a| a.is_lightweight())
-}
-
-/// The descriptor of `id`.
-pub fn algorithm(id: AlgorithmId) -> &'static Algorithm {
-    match id {
-        AlgorithmId::Aes => &AES,
-        AlgorithmId::Des => &DES,
-        AlgorithmId::Tdes => &TDES,
-        AlgorithmId::Blowfish => &BLOWFISH,
-        AlgorithmId::Rc2 => &RC2,
-        AlgorithmId::Skipjack => &SKIPJACK,
-        AlgorithmId::Rc4 => &RC4,
-        AlgorithmId::ChaCha20Poly1305 => &CHACHA20_POLY1305,
-        AlgorithmId::AsconAead128 => &ASCON_AEAD128,
-        AlgorithmId::Ascon128 => &ASCON_128,
-        AlgorithmId::Ascon128a => &ASCON_128A,
-        AlgorithmId::Ascon80pq => &ASCON_80PQ,
-        AlgorithmId::Xoodyak => &XOODYAK,
-        AlgorithmId::IsapA128a => &ISAP_A_128A,
-        AlgorithmId::IsapA128 => &ISAP_A_128,
-        AlgorithmId::IsapK128a => &ISAP_K_128A,
-        AlgorithmId::IsapK128 => &ISAP_K_128,
-    }
 }
 
 /// The algorithm whose PDF crypt filter method (/CFM) is `cfm`.
@@ -701,8 +695,13 @@ pub fn by_pdf_cfm(cfm: &[u8]) -> Option<&'static Algorithm> {
 mod tests {
     use super::*;
 
+    /// Each descriptor is listed once and under its own id (the list pairs them by hand).
     #[test]
     fn every_id_once_and_names_unique() {
+        let mut ids: Vec<String> = ALGORITHMS.iter().map(|a| format!("{:?}", a.id)).collect();
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), ALGORITHMS.len(), "an id listed twice");
         let mut names: Vec<_> = ALGORITHMS.iter().map(|a| a.name).collect();
         names.sort();
         names.dedup();
