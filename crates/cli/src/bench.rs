@@ -111,7 +111,7 @@ fn selected(args: &Args) -> Result<Vec<&'static dyn Study>> {
     }
     let mut out: Vec<&'static dyn Study> = Vec::new();
     for n in names {
-        let s = studies::by_name(n).map_err(anyhow::Error::msg)?;
+        let s = studies::by_name(n)?;
         if !out.iter().any(|x| x.name() == s.name()) {
             out.push(s);
         }

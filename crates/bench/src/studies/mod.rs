@@ -52,7 +52,6 @@ mod public_key;
 mod timing;
 
 use std::collections::BTreeMap;
-use std::fmt;
 
 use cipherlab_harness::Settings;
 use cipherlab_harness::machine::MachineInfo;
@@ -115,8 +114,9 @@ impl Config {
     }
 }
 
-/// Why a study could not be planned.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Why a study could not be planned, time its other runtimes or make its findings.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("study {study}: {message}")]
 pub struct StudyError {
     /// The study.
     pub study: &'static str,
@@ -124,13 +124,15 @@ pub struct StudyError {
     pub message: String,
 }
 
-impl fmt::Display for StudyError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "study {}: {}", self.study, self.message)
-    }
+/// A study name that is not one of [`STUDIES`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown study '{name}': the studies are {}", known.join(", "))]
+pub struct UnknownStudy {
+    /// The name asked for.
+    pub name: String,
+    /// The studies there are, in order.
+    pub known: Vec<&'static str>,
 }
-
-impl std::error::Error for StudyError {}
 
 /// One experiment.
 pub trait Study: Sync {
@@ -209,20 +211,14 @@ pub fn about() -> Vec<cipherlab_results::report::StudyAbout> {
 }
 
 /// The study called `name`, or an error listing them all.
-pub fn by_name(name: &str) -> Result<&'static dyn Study, String> {
+pub fn by_name(name: &str) -> Result<&'static dyn Study, UnknownStudy> {
     STUDIES
         .iter()
         .copied()
         .find(|s| s.name() == name)
-        .ok_or_else(|| {
-            format!(
-                "unknown study '{name}': the studies are {}",
-                STUDIES
-                    .iter()
-                    .map(|s| s.name())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
+        .ok_or_else(|| UnknownStudy {
+            name: name.to_string(),
+            known: STUDIES.iter().map(|s| s.name()).collect(),
         })
 }
 
