@@ -10,6 +10,7 @@
 //! |---|---|
 //! | [`corpus`] | deterministic realistic files (text, UTF-16, BMP, WAV, AIFF, compressed, sparse, dense) and a loader for a user's folder |
 //! | [`pipeline`] | one run as a library call: plan, time the other runtimes, measure, find, store ([`pipeline::run`]) |
+//! | [`profile`] | `--profile`: a sampling CPU profile of each figure, as an artifact the report draws as a flame graph |
 //! | [`studies`] | the experiments `cipherlab bench` runs: plans of benchmarks, and findings (the papers' figures beside ours, histograms, pictures) |
 //!
 //! Examples: `time_cipher` times catalogue ciphers (encrypt and decrypt, optional forks
@@ -48,6 +49,7 @@
 
 pub mod corpus;
 pub mod pipeline;
+pub mod profile;
 pub mod studies;
 
 use cipherlab_harness::machine::MachineInfo;

@@ -22,6 +22,7 @@ use cipherlab_results::id::{Measurement, Progress, Suite};
 use cipherlab_results::ranking;
 use cipherlab_results::store::{Location, NewRun, Store, StoreError, now_ms};
 
+use crate::profile::Profiler;
 use crate::studies::{self, Config, STUDIES, Scale, Study, StudyError};
 
 /// What to run and where to keep it.
@@ -39,6 +40,8 @@ pub struct Plan {
     pub keep_awake: bool,
     /// The command line stored with the run.
     pub command_line: String,
+    /// Sample where each figure's CPU time goes ([`crate::profile`]); off by default.
+    pub profile: bool,
 }
 
 impl Plan {
@@ -52,6 +55,7 @@ impl Plan {
             store,
             keep_awake: true,
             command_line: std::env::args().collect::<Vec<_>>().join(" "),
+            profile: false,
         }
     }
 }
@@ -83,6 +87,9 @@ pub enum Event<'a> {
     Suite(Progress<'a>),
     /// The last sample is taken; findings and the store follow.
     Measured,
+    /// Something the run could not do, which its figures do not depend on (a profile
+    /// that could not be taken).
+    Warning(String),
 }
 
 /// A finished run, as stored.
@@ -125,6 +132,11 @@ pub enum Error {
     /// A cipher filter left nothing to measure.
     #[error("no benchmark matches --cipher {0}: `cipherlab list` shows the cipher names")]
     NothingMatches(String),
+    /// Profiles are taken in this process; forked figures are measured in others.
+    #[error(
+        "--profile samples this process, and --forks measures every figure in other processes: use one of them"
+    )]
+    ProfileWithForks,
 }
 
 /// Slices per benchmark (see `Settings::rounds`): on the 2-core virtual machines we
@@ -184,6 +196,9 @@ pub fn is_fork_child() -> Result<bool, Error> {
 /// suite).
 pub fn run(plan: &Plan, on: &mut dyn FnMut(Event<'_>)) -> Result<Run, Error> {
     let child = is_fork_child()?;
+    if plan.profile && plan.settings.forks > 0 {
+        return Err(Error::ProfileWithForks);
+    }
     let mut on = |e: Event<'_>| {
         if !child {
             on(e);
@@ -245,6 +260,7 @@ pub fn run(plan: &Plan, on: &mut dyn FnMut(Event<'_>)) -> Result<Run, Error> {
     });
     // The core's speed, read between slices through the run (see `steadiness`).
     let mut speed = SpeedProbe::new(SPEED_PROBE_EVERY);
+    let mut profiler = (plan.profile && !child).then(Profiler::default);
     let extra = Extra {
         budget: extra_budget(cfg.scale),
         max_rounds: MAX_EXTRA_ROUNDS,
@@ -256,14 +272,29 @@ pub fn run(plan: &Plan, on: &mut dyn FnMut(Event<'_>)) -> Result<Run, Error> {
     let (measurements, extra) = suite.run_adaptive(
         &harness,
         &mut |p| {
-            if matches!(p, Progress::Started { .. }) {
+            if let Progress::Started { id, .. } = p {
+                // The speed probe's loop belongs to no figure: the last slice's profile
+                // ends before it and the next one's starts after it.
+                if let Some(profiler) = profiler.as_mut() {
+                    profiler.stop();
+                }
                 speed.tick();
+                if let Some(profiler) = profiler.as_mut() {
+                    profiler.switch_to(id);
+                }
             }
             on(Event::Suite(p));
         },
         &extra,
     )?;
     drop(keep_awake);
+    if let Some(mut profiler) = profiler {
+        profiler.stop();
+        if let Some(why) = profiler.failure.take() {
+            on(Event::Warning(format!("no profiles: {why}")));
+        }
+        artifacts.extend(profiler.into_artifacts());
+    }
     on(Event::Measured);
     let measurements = [measurements, elsewhere].concat();
     let elapsed = started.elapsed();

@@ -7,6 +7,7 @@ use std::time::Duration;
 use cipherlab_bench::pipeline::{self, Event, Plan};
 use cipherlab_bench::studies::{CipherFilter, Config, Scale, by_name};
 use cipherlab_harness::Settings;
+use cipherlab_results::artifact::Content;
 use cipherlab_results::store::{Location, Store};
 
 fn tiny_settings() -> Settings {
@@ -53,6 +54,7 @@ fn a_run_is_planned_measured_found_and_stored() {
             }
             Event::Suite(_) => "suite",
             Event::Measured => "measured",
+            Event::Warning(w) => panic!("warning: {w}"),
         };
         if events.last() != Some(&name) {
             events.push(name);
@@ -108,4 +110,88 @@ fn a_filter_that_matches_nothing_is_an_error_before_any_measuring() {
     assert!(err.to_string().contains("no-such-cipher"));
     assert_eq!(events, 0);
     assert!(!dir.path().join("lab.sqlite").exists(), "no store created");
+}
+
+#[test]
+fn profiled_figures_carry_where_their_cpu_time_went() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = Config {
+        filter: CipherFilter::new(&["aes-128"]),
+        ..Config::new(Scale::Quick)
+    };
+    // Long enough samples that every figure gets some at ~1,000 per CPU-second.
+    let settings = Settings {
+        iterations: 10,
+        sample_time: Duration::from_millis(10),
+        ..tiny_settings()
+    };
+    let plan = Plan {
+        settings,
+        keep_awake: false,
+        profile: true,
+        ..Plan::new(
+            vec![by_name("data-size").unwrap()],
+            config,
+            Location::File(dir.path().join("lab.sqlite")),
+        )
+    };
+    let mut warnings = Vec::new();
+    let run = pipeline::run(&plan, &mut |e| {
+        if let Event::Warning(w) = e {
+            warnings.push(w);
+        }
+    })
+    .unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let profiles: Vec<_> = run
+        .artifacts
+        .iter()
+        .filter_map(|a| match &a.content {
+            Content::Profile(p) => Some((a, p)),
+            _ => None,
+        })
+        .collect();
+    assert!(!profiles.is_empty(), "no profile artifact");
+    for (a, _) in &profiles {
+        assert!(a.name.starts_with("profile/data-size/"), "{}", a.name);
+        assert!(
+            run.measurements
+                .iter()
+                .any(|m| a.name == format!("profile/{}", m.id.key())),
+            "{} names no figure",
+            a.name
+        );
+    }
+    // The AES figures' stacks reach the cipher: the profile sees the measured code.
+    let aes: Vec<_> = profiles
+        .iter()
+        .filter(|(a, _)| a.name.contains("aes-128"))
+        .collect();
+    assert!(!aes.is_empty());
+    let share = aes
+        .iter()
+        .map(|(_, p)| p.share_of("aes") + p.share_of("cbc") + p.share_of("Aes"))
+        .fold(0.0, f64::max);
+    assert!(share > 0.0, "no stack of an AES figure names aes or cbc");
+    // No profiler frames at the leaf.
+    for (_, p) in &profiles {
+        assert!(p.stacks.keys().all(|s| !s.contains("pprof::")));
+    }
+}
+
+#[test]
+fn profile_and_forks_are_refused_together() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = Plan {
+        settings: pipeline::settings_for(Scale::Quick, Some(2)),
+        keep_awake: false,
+        profile: true,
+        ..Plan::new(
+            vec![by_name("data-size").unwrap()],
+            Config::new(Scale::Quick),
+            Location::File(dir.path().join("lab.sqlite")),
+        )
+    };
+    let err = pipeline::run(&plan, &mut |_| {}).err().unwrap();
+    assert!(matches!(err, pipeline::Error::ProfileWithForks), "{err}");
 }

@@ -99,6 +99,12 @@ pub struct Args {
     /// ordered (docs/studies.md, "CPU speed").
     #[arg(long)]
     no_keep_awake: bool,
+    /// Sample where each figure's CPU time goes (a sampling profiler in this process,
+    /// ~1,000 samples per CPU-second) and draw each figure's flame graph in the report.
+    /// Off by default: the profiler's signal costs a little of every figure's time
+    /// (docs/studies.md, "Profiles"). Not with --forks; other runtimes are not profiled.
+    #[arg(long, conflicts_with = "forks")]
+    profile: bool,
 }
 
 /// With `--quick`, user files are cut to this many bytes.
@@ -158,6 +164,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     let plan = Plan {
         settings: pipeline::settings_for(scale, args.forks),
         keep_awake: !args.no_keep_awake,
+        profile: args.profile,
         ..Plan::new(studies, config, results::location(args.db.as_deref()))
     };
     let quiet = args.json;
@@ -197,6 +204,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
                 bar.finish();
             }
         }
+        Event::Warning(why) => eprintln!("warning: {why}"),
         _ => {}
     })?;
     let store = Store::open_location(&plan.store)?;
@@ -402,6 +410,13 @@ fn print_people(run: &Run) {
             .count();
         if pictures > 0 {
             println!("  ({pictures} pictures in the report)");
+        }
+        let profiles = artifacts
+            .iter()
+            .filter(|a| a.study == s.name() && a.kind() == ArtifactKind::Profile)
+            .count();
+        if profiles > 0 {
+            println!("  ({profiles} CPU profiles, drawn as flame graphs in the report)");
         }
     }
 }

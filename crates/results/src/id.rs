@@ -241,7 +241,7 @@ pub struct BenchId {
     pub phase: Phase,
     /// Input size in bytes (0 where there is no input, e.g. key generation).
     pub size: u64,
-    /// The input's data type (a corpus `DataType` name (`cipherlab_results::corpus`), or a user file).
+    /// The input's data type (a corpus `DataType` name (`cipherlab_bench::corpus`), or a user file).
     pub data_type: String,
 }
 

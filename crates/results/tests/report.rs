@@ -544,3 +544,34 @@ fn studies_come_in_the_order_and_with_the_titles_the_lab_gives() {
     let bare = report::html(std::slice::from_ref(&run), "db", &[]);
     assert!(!bare.contains(" — from: "));
 }
+
+#[test]
+fn a_profile_is_drawn_as_a_flame_graph_without_script() {
+    use cipherlab_results::artifact::Profile;
+    let mut p = Profile::default();
+    p.add(&["main", "encrypt", "aes::soft::encrypt <&[u8]>"], 75);
+    p.add(&["main", "write"], 25);
+    let mut store = Store::open_in_memory().unwrap();
+    let ms = [measurement(
+        id("data-size", "aes-128-cbc", "encrypt", 4096, "bmp"),
+        samples(1000.0, 0.01, 10, 1),
+    )];
+    let profile = Artifact::new(
+        "data-size",
+        "profile/data-size/aes-128-cbc/rustcrypto/rust/encrypt/4096/bmp",
+        "aes-128-cbc · encrypt",
+        Content::Profile(p),
+    );
+    let r = saved(&mut store, MachineInfo::detect(), &ms, &[profile]);
+    let page = report::html(&[r], "db", &[]);
+    assert!(page.contains("Where the CPU time went"));
+    assert!(
+        page.contains("<details class=\"profile\"><summary>aes-128-cbc · encrypt — 100 samples")
+    );
+    assert!(page.contains("class=\"flame\""));
+    // Names are escaped, widths follow the samples: encrypt has 3/4 of 960 px.
+    assert!(page.contains("aes::soft::encrypt &lt;&amp;[u8]&gt; (75 samples, 75.0%)"));
+    assert!(page.contains("width=\"720.00\""));
+    assert!(page.contains("width=\"240.00\""));
+    assert!(!page.contains("<script"));
+}

@@ -1,14 +1,16 @@
 //! What a study makes besides timings, as values: the tables of a paper's figures beside
-//! ours, byte histograms, pictures and notes. Studies return these types; the terminal
+//! ours, byte histograms, pictures, notes and CPU profiles. Studies return these types; the terminal
 //! printer and the report read them as they are, and only the store turns them into
 //! bytes (docs/results.md gives each kind's stored form).
 
 pub mod histogram;
+pub mod profile;
 pub mod table;
 
 use serde::{Deserialize, Serialize};
 
 pub use histogram::Histogram;
+pub use profile::Profile;
 pub use table::{Table, cell_text};
 
 /// One thing a study made, with where it belongs and a caption.
@@ -35,6 +37,8 @@ pub enum Content {
     Image(Vec<u8>),
     /// Text.
     Note(String),
+    /// Where a figure's CPU time went (`cipherlab bench --profile`).
+    Profile(Profile),
 }
 
 /// The kind of an [`Artifact`], as the store's `kind` column names it.
@@ -49,6 +53,8 @@ pub enum ArtifactKind {
     Image,
     /// Stored as UTF-8 text.
     Note,
+    /// Stored as folded stacks (`root;caller;callee count` lines).
+    Profile,
 }
 
 impl ArtifactKind {
@@ -59,6 +65,7 @@ impl ArtifactKind {
             ArtifactKind::Table => "table",
             ArtifactKind::Image => "image",
             ArtifactKind::Note => "note",
+            ArtifactKind::Profile => "profile",
         }
     }
 
@@ -67,7 +74,7 @@ impl ArtifactKind {
         match self {
             ArtifactKind::Histogram | ArtifactKind::Table => "application/json",
             ArtifactKind::Image => "image/png",
-            ArtifactKind::Note => "text/plain; charset=utf-8",
+            ArtifactKind::Note | ArtifactKind::Profile => "text/plain; charset=utf-8",
         }
     }
 
@@ -78,6 +85,7 @@ impl ArtifactKind {
             "table" => Some(ArtifactKind::Table),
             "image" => Some(ArtifactKind::Image),
             "note" => Some(ArtifactKind::Note),
+            "profile" => Some(ArtifactKind::Profile),
             _ => None,
         }
     }
@@ -106,6 +114,7 @@ impl Artifact {
             Content::Table(_) => ArtifactKind::Table,
             Content::Image(_) => ArtifactKind::Image,
             Content::Note(_) => ArtifactKind::Note,
+            Content::Profile(_) => ArtifactKind::Profile,
         }
     }
 
@@ -126,6 +135,7 @@ impl Artifact {
             Content::Table(t) => serde_json::to_vec(t).unwrap_or_default(),
             Content::Image(png) => png.clone(),
             Content::Note(s) => s.as_bytes().to_vec(),
+            Content::Profile(p) => p.to_folded().into_bytes(),
         }
     }
 
@@ -153,6 +163,9 @@ impl Artifact {
             ArtifactKind::Note => {
                 Content::Note(String::from_utf8(data).map_err(|e| format!("note: {e}"))?)
             }
+            ArtifactKind::Profile => Content::Profile(Profile::from_folded(
+                &String::from_utf8(data).map_err(|e| format!("profile: {e}"))?,
+            )?),
         };
         Ok(Artifact {
             study,
@@ -177,6 +190,7 @@ mod tests {
             Content::Histogram(Histogram::of("none", "dense", &[1, 2, 3, 3])),
             Content::Image(b"\x89PNG\r\n\x1a\nrest".to_vec()),
             Content::Note("a note".to_string()),
+            Content::Profile(Profile::from_folded("main;aes 3\nmain;write 1\n").unwrap()),
         ];
         for c in contents {
             let a = Artifact::new("s", "n", "title", c);
@@ -200,5 +214,6 @@ mod tests {
         assert!(bad(ArtifactKind::Table, b"{not json").is_err());
         assert!(bad(ArtifactKind::Image, b"GIF89a").is_err());
         assert!(bad(ArtifactKind::Note, &[0xff, 0xfe]).is_err());
+        assert!(bad(ArtifactKind::Profile, b"main;aes three\n").is_err());
     }
 }

@@ -10,7 +10,7 @@ use super::StudyAbout;
 use super::figures::{self, RunSlice};
 use super::html::{self, escape};
 use super::svg;
-use crate::artifact::{Artifact, Content, Histogram, Table};
+use crate::artifact::{Artifact, Content, Histogram, Profile, Table};
 use crate::id::Measurement;
 use crate::ranking;
 use crate::store::Run;
@@ -377,6 +377,31 @@ fn study_section(out: &mut String, name: &str, runs: &[Run], studies: &[StudyAbo
                 );
             }
             out.push_str("</div>");
+        }
+        let profiles: Vec<(&Artifact, &Profile)> = mine
+            .iter()
+            .filter_map(|a| match &a.content {
+                Content::Profile(p) => Some((*a, p)),
+                _ => None,
+            })
+            .collect();
+        if !profiles.is_empty() {
+            // Folded away: a study can have a hundred figures, and a reader opens the
+            // one whose time they want to see.
+            let _ = write!(
+                out,
+                "<h3>Where the CPU time went{}</h3><p class=\"note\">Sampled while each figure was measured (<code>--profile</code>); each box is a function, as wide as its share of the samples, its callees below it.</p>",
+                escape(&tag)
+            );
+            for (a, p) in profiles {
+                let _ = write!(
+                    out,
+                    "<details class=\"profile\"><summary>{} — {} samples</summary>{}</details>",
+                    escape(&a.title),
+                    p.samples(),
+                    svg::flame_graph(&a.title, p)
+                );
+            }
         }
     }
 }

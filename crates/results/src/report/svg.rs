@@ -646,6 +646,99 @@ pub fn histogram(title: &str, counts: &[u64]) -> String {
     out
 }
 
+/// A flame graph's width, row height and title band, in pixels.
+const FLAME_WIDTH: f64 = 960.0;
+const FLAME_ROW: f64 = 16.0;
+const FLAME_TOP: f64 = 22.0;
+
+/// A flame graph of `profile`, drawn root at the top (an icicle): each frame a box as wide
+/// as its share of the samples, its callees below it in name order, its name inside when
+/// it fits and in a tooltip always. Static SVG, no script: the report must run nothing.
+/// Frames narrower than half a pixel are left out (their samples still count in their
+/// callers' widths).
+pub fn flame_graph(title: &str, profile: &crate::artifact::Profile) -> String {
+    const W: f64 = FLAME_WIDTH;
+    let tree = profile.tree();
+    let total = tree.total.max(1) as f64;
+    let mut boxes = String::new();
+    let mut depth = 0usize;
+    draw_children(&tree, 0.0, 0, total, &mut boxes, &mut depth);
+    let h = FLAME_TOP + FLAME_ROW * depth as f64 + 4.0;
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" class="flame" width="{W}" height="{h}" viewBox="0 0 {W} {h}" role="img" font-family="monospace" font-size="11"><title>{}</title><text x="2" y="14" font-family="sans-serif" font-weight="bold">{} ({} samples)</text>{boxes}</svg>"#,
+        escape(title),
+        escape(title),
+        tree.total
+    );
+    out
+}
+
+/// Draws `node`'s children at `depth`, starting at `x` pixels; `depth_seen` grows to the
+/// deepest row drawn.
+fn draw_children(
+    node: &crate::artifact::profile::Node,
+    x: f64,
+    depth: usize,
+    total: f64,
+    out: &mut String,
+    depth_seen: &mut usize,
+) {
+    const CHAR: f64 = 6.7;
+    let (w_all, row, top) = (FLAME_WIDTH, FLAME_ROW, FLAME_TOP);
+    let mut x = x;
+    for (name, child) in &node.children {
+        let w = w_all * child.total as f64 / total;
+        if w >= 0.5 {
+            *depth_seen = (*depth_seen).max(depth + 1);
+            let y = top + row * depth as f64;
+            let share = 100.0 * child.total as f64 / total;
+            let _ = write!(
+                out,
+                r##"<g><title>{} ({} samples, {share:.1}%)</title><rect x="{x:.2}" y="{y:.1}" width="{w:.2}" height="{:.1}" fill="{}" stroke="#fff" stroke-width="0.5"/>"##,
+                escape(name),
+                child.total,
+                row - 1.0,
+                flame_colour(name)
+            );
+            let fits = ((w - 4.0) / CHAR).floor() as usize;
+            if fits >= 3 {
+                let shown: String = if name.chars().count() <= fits {
+                    name.clone()
+                } else {
+                    name.chars()
+                        .take(fits.saturating_sub(2))
+                        .chain("..".chars())
+                        .collect()
+                };
+                let _ = write!(
+                    out,
+                    r#"<text x="{:.2}" y="{:.1}">{}</text>"#,
+                    x + 2.0,
+                    y + row - 4.5,
+                    escape(&shown)
+                );
+            }
+            out.push_str("</g>");
+            draw_children(child, x, depth + 1, total, out, depth_seen);
+        }
+        x += w;
+    }
+}
+
+/// A warm colour chosen from the frame's name, so a frame has the same colour in every
+/// graph of the page.
+fn flame_colour(name: &str) -> String {
+    let h = name.bytes().fold(2_166_136_261u32, |h, b| {
+        (h ^ u32::from(b)).wrapping_mul(16_777_619)
+    });
+    let r = 205 + (h % 50);
+    let g = 90 + ((h >> 8) % 120);
+    let b = 40 + ((h >> 16) % 40);
+    format!("#{r:02x}{g:02x}{b:02x}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
