@@ -17,7 +17,7 @@ use cipherlab_harness::machine::MachineInfo;
 use cipherlab_harness::steadiness::SpeedProbe;
 use cipherlab_harness::validity::{StealClock, load_average, load_without_spinners};
 use cipherlab_harness::{BenchError, Extra, ExtraReport, Harness, Settings, Validity, fork};
-use cipherlab_results::artifact::Artifact;
+use cipherlab_results::artifact::{Artifact, ArtifactKind};
 use cipherlab_results::id::{Measurement, Progress, Suite};
 use cipherlab_results::ranking;
 use cipherlab_results::store::{Location, NewRun, Store, StoreError, now_ms};
@@ -313,6 +313,21 @@ pub fn run(plan: &Plan, on: &mut dyn FnMut(Event<'_>)) -> Result<Run, Error> {
         &measurements,
         &machine,
     )?);
+    let from_profiles: Vec<Artifact> = studies
+        .iter()
+        .flat_map(|s| {
+            let mine: Vec<&Artifact> = artifacts
+                .iter()
+                .filter(|a| a.study == s.name() && a.kind() == ArtifactKind::Profile)
+                .collect();
+            if mine.is_empty() {
+                Vec::new()
+            } else {
+                s.profile_findings(&mine)
+            }
+        })
+        .collect();
+    artifacts.extend(from_profiles);
     let mut store = Store::open_location(&plan.store)?;
     let new = NewRun {
         started_ms,

@@ -6,6 +6,8 @@
 //! is not changed; what it costs (the signal handler's time, charged to the figure) is
 //! measured in docs/studies.md ("Profiles").
 //!
+//! The profiler is one per process (a signal handler and a timer): a second run
+//! profiling at the same time in the same process gets a warning and no profiles.
 //! Only work in this process is seen: benchmarks measured in fork children (`--forks`)
 //! and the other runtimes' runners are not profiled (the pipeline refuses `--forks` with
 //! `--profile`).
@@ -106,8 +108,129 @@ impl Profiler {
     }
 }
 
+/// What a sample's CPU time was spent on, for a study that splits its time by kind of
+/// work (the `pdf` study: key derivation, parsing, the cipher, writing).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Work {
+    /// Turning a password into keys (the PDF password algorithms and their hashes).
+    KeyDerivation,
+    /// The cipher itself: block, stream and AEAD code.
+    Cipher,
+    /// Reading the input: lexing, parsing, cross-reference tables, decompression.
+    Parsing,
+    /// Serializing the output: the writer and compression.
+    Writing,
+    /// Anything else: allocation, copying, the harness.
+    Other,
+}
+
+impl Work {
+    /// Every kind, in table order.
+    pub const ALL: [Work; 5] = [
+        Work::KeyDerivation,
+        Work::Cipher,
+        Work::Parsing,
+        Work::Writing,
+        Work::Other,
+    ];
+
+    /// The column heading.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Work::KeyDerivation => "key derivation",
+            Work::Cipher => "cipher",
+            Work::Parsing => "parsing",
+            Work::Writing => "writing",
+            Work::Other => "other",
+        }
+    }
+
+    /// The kind of work of one folded stack (root first). The most specific frame
+    /// decides: a stack under the password algorithms is key derivation even where it
+    /// runs AES or a hash (R6's hash loop does); else one that reaches cipher code is the
+    /// cipher, even when the writer called it; else writing, then parsing.
+    pub fn of_stack(stack: &str) -> Work {
+        let has = |needles: &[&str]| {
+            stack
+                .split(';')
+                .any(|f| needles.iter().any(|n| f.contains(n)))
+        };
+        if has(&["cipherlab_pdf::password", "cipherlab_pdf::lwc::keys"]) {
+            Work::KeyDerivation
+        } else if has(&[
+            "aes::",
+            "cbc::",
+            "ctr::",
+            "rc4::",
+            "cipherlab_lwc::",
+            "ascon",
+            "xoodyak",
+            "chacha20",
+            "aes_gcm::",
+            "cipherlab_ciphers::providers",
+        ]) {
+            Work::Cipher
+        } else if has(&["cipherlab_pdf::writer", "deflate", "compress"]) {
+            Work::Writing
+        } else if has(&[
+            "cipherlab_pdf::lexer",
+            "cipherlab_pdf::xref",
+            "cipherlab_pdf::repair",
+            "cipherlab_pdf::document",
+            "cipherlab_pdf::filters",
+            "inflate",
+        ]) {
+            Work::Parsing
+        } else {
+            Work::Other
+        }
+    }
+
+    /// Each kind's share of `profile`'s samples, in [`Work::ALL`]'s order.
+    pub fn shares(profile: &Profile) -> [f64; 5] {
+        let total = profile.samples().max(1) as f64;
+        let mut counts = [0u64; 5];
+        for (stack, n) in &profile.stacks {
+            let i = Work::ALL
+                .iter()
+                .position(|w| *w == Work::of_stack(stack))
+                .unwrap_or(4);
+            counts[i] += n;
+        }
+        counts.map(|c| c as f64 / total)
+    }
+}
+
 /// The sampler's own frames (the signal handler and its stack walk), which sit at the
 /// leaf of every sample.
 fn is_profiler_frame(name: &str) -> bool {
     name.starts_with("pprof::") || name.starts_with("backtrace::") || name == "Unknown"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_most_specific_frame_decides_the_kind_of_work() {
+        let of = Work::of_stack;
+        assert_eq!(
+            of("main;cipherlab_pdf::password::r6_hash;aes::soft::encrypt"),
+            Work::KeyDerivation
+        );
+        assert_eq!(
+            of("main;cipherlab_pdf::writer::write;aes::soft::encrypt"),
+            Work::Cipher
+        );
+        assert_eq!(
+            of("main;cipherlab_pdf::writer::write;miniz_oxide::deflate::core"),
+            Work::Writing
+        );
+        assert_eq!(of("main;cipherlab_pdf::lexer::Lexer::next"), Work::Parsing);
+        assert_eq!(of("main;alloc::raw_vec::grow"), Work::Other);
+        let mut p = Profile::default();
+        p.add(&["main", "cipherlab_pdf::lexer::next"], 3);
+        p.add(&["main", "aes::encrypt"], 1);
+        assert_eq!(Work::shares(&p), [0.0, 0.25, 0.75, 0.0, 0.0]);
+    }
 }

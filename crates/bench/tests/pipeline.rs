@@ -10,6 +10,9 @@ use cipherlab_harness::Settings;
 use cipherlab_results::artifact::Content;
 use cipherlab_results::store::{Location, Store};
 
+/// The sampling profiler is one per process: the tests that profile take turns.
+static PROFILER: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 fn tiny_settings() -> Settings {
     Settings {
         warmup_iterations: 1,
@@ -114,6 +117,7 @@ fn a_filter_that_matches_nothing_is_an_error_before_any_measuring() {
 
 #[test]
 fn profiled_figures_carry_where_their_cpu_time_went() {
+    let _turn = PROFILER.lock().unwrap_or_else(|e| e.into_inner());
     let dir = tempfile::tempdir().unwrap();
     let config = Config {
         filter: CipherFilter::new(&["aes-128"]),
@@ -194,4 +198,52 @@ fn profile_and_forks_are_refused_together() {
     };
     let err = pipeline::run(&plan, &mut |_| {}).err().unwrap();
     assert!(matches!(err, pipeline::Error::ProfileWithForks), "{err}");
+}
+
+#[test]
+fn the_pdf_study_says_where_its_time_went_from_the_profiles() {
+    let _turn = PROFILER.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let settings = Settings {
+        iterations: 10,
+        sample_time: Duration::from_millis(10),
+        ..tiny_settings()
+    };
+    let plan = Plan {
+        settings,
+        keep_awake: false,
+        profile: true,
+        ..Plan::new(
+            vec![by_name("pdf").unwrap()],
+            Config {
+                filter: CipherFilter::new(&["aes-128"]),
+                ..Config::new(Scale::Quick)
+            },
+            Location::File(dir.path().join("lab.sqlite")),
+        )
+    };
+    let run = pipeline::run(&plan, &mut |_| {}).unwrap();
+    let table = run
+        .artifacts
+        .iter()
+        .find(|a| a.name == "profile/where-the-time-went")
+        .and_then(|a| a.as_table())
+        .expect("the pdf study's profile table");
+    let col = |name: &str| table.columns.iter().position(|c| c == name).unwrap();
+    let pct = |v: &serde_json::Value| -> f64 {
+        v.as_str().unwrap().trim_end_matches('%').parse().unwrap()
+    };
+    assert!(!table.rows.is_empty());
+    let mut cipher_seen = false;
+    for row in &table.rows {
+        let sum: f64 = ["key derivation", "cipher", "parsing", "writing", "other"]
+            .iter()
+            .map(|c| pct(&row[col(c)]))
+            .sum();
+        assert!((sum - 100.0).abs() <= 3.0, "shares add to {sum}: {row:?}");
+        cipher_seen |= pct(&row[col("cipher")]) > 0.0;
+        let verdict = row[col("more time in")].as_str().unwrap();
+        assert!(["the cipher", "PDF handling", "can't tell"].contains(&verdict));
+    }
+    assert!(cipher_seen, "no figure spent any sample in cipher code");
 }

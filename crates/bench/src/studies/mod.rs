@@ -168,6 +168,12 @@ pub trait Study: Sync {
         ms: &[&Measurement],
         machine: &MachineInfo,
     ) -> Result<Vec<Artifact>, StudyError>;
+
+    /// What the run's CPU profiles (`--profile`; this study's only, one per figure)
+    /// say, beside the figures. Most studies draw the profiles and say nothing more.
+    fn profile_findings(&self, _profiles: &[&Artifact]) -> Vec<Artifact> {
+        Vec::new()
+    }
 }
 
 /// What a study measured outside this process ([`Study::elsewhere`]).

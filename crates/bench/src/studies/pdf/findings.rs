@@ -8,11 +8,12 @@ use super::super::find;
 use super::super::paper::pdf_lwc;
 use super::inputs::{PdfSet, Selection};
 use super::{CIPHERS, NAME, SET_LABEL, handler, subject};
+use crate::profile::Work;
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_harness::stats::Ratio;
 use cipherlab_pdf::Cipher;
-use cipherlab_results::artifact::Artifact;
 use cipherlab_results::artifact::table::{Table, int, num, sig3, text};
+use cipherlab_results::artifact::{Artifact, Content};
 use cipherlab_results::id::{Measurement, Phase};
 
 /// A mode as the findings see it: its label (the benchmarks' data type) and figure.
@@ -422,4 +423,61 @@ fn inputs_table(set: &PdfSet, sel: &Selection) -> Artifact {
     }
     t.note = note;
     t.artifact(NAME, "inputs", "The PDFs")
+}
+
+/// The paper profiled each cipher to show where the CPU time went (YourKit); this is
+/// ours from `--profile`: for every profiled figure, the share of its samples in key
+/// derivation, the cipher, parsing, writing and the rest ([`Work::of_stack`] says which
+/// frame decides), and whether the cipher or the PDF handling (parsing and writing)
+/// took more. That verdict comes from the samples' own uncertainty: the difference of
+/// the two shares must exceed 2.58 standard errors (99%) of a multinomial count, else
+/// "can't tell".
+pub fn where_the_time_went(profiles: &[&Artifact]) -> Option<Artifact> {
+    let mut rows: Vec<(String, u64, [f64; 5])> = profiles
+        .iter()
+        .filter_map(|a| match &a.content {
+            Content::Profile(p) if p.samples() > 0 => {
+                Some((a.title.clone(), p.samples(), Work::shares(p)))
+            }
+            _ => None,
+        })
+        .collect();
+    if rows.is_empty() {
+        return None;
+    }
+    rows.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut columns = vec!["figure", "samples"];
+    columns.extend(Work::ALL.iter().map(|w| w.as_str()));
+    columns.push("more time in");
+    let mut t = Table::new(&columns);
+    for (title, n, shares) in rows {
+        let cipher = shares[1];
+        let handling = shares[2] + shares[3];
+        let d = cipher - handling;
+        let se = ((cipher + handling - d * d).max(0.0) / n as f64).sqrt();
+        let verdict = if d.abs() <= 2.58 * se {
+            "can't tell"
+        } else if d > 0.0 {
+            "the cipher"
+        } else {
+            "PDF handling"
+        };
+        let mut cells = vec![text(title), int(n)];
+        cells.extend(shares.iter().map(|s| text(format!("{:.0}%", 100.0 * s))));
+        cells.push(text(verdict));
+        t.row(cells);
+    }
+    t.note = "From --profile: each figure's CPU samples (997 per CPU-second) by the most \
+              specific frame of their stack: the password algorithms are key derivation even \
+              where they run AES or a hash; cipher code is the cipher even when the writer \
+              calls it; then the writer, then the lexer, cross-reference, repair and \
+              decompression code. 'More time in' compares the cipher with parsing + writing, \
+              and says so only where the difference exceeds 2.58 standard errors of the \
+              sample counts."
+        .to_string();
+    Some(t.artifact(
+        NAME,
+        "profile/where-the-time-went",
+        "pdf: where the CPU time went, by kind of work (from --profile)",
+    ))
 }

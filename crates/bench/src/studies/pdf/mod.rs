@@ -407,4 +407,10 @@ impl Study for PdfStudy {
             .ok_or_else(|| err(NAME, "the PDF set is empty"))?;
         Ok(findings::artifacts(&set, &sel, ms, machine))
     }
+
+    fn profile_findings(&self, profiles: &[&Artifact]) -> Vec<Artifact> {
+        findings::where_the_time_went(profiles)
+            .into_iter()
+            .collect()
+    }
 }
