@@ -473,7 +473,7 @@ pub(crate) fn report(r: Result<(), Error>) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("cipherlab: error: {e}");
-            ExitCode::from(e.exit_code())
+            crate::exit::status(e.kind())
         }
     }
 }

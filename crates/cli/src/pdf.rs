@@ -3,8 +3,8 @@
 //! Passwords come from a file, an environment variable or the terminal, never only from
 //! the command line where `ps` shows them (`--password` and the like still work, for
 //! scripts that accept that). `-` is standard input or output. Errors exit with the code
-//! of [`cipherlab_pdf::Error::exit_code`], read by [`crate::exit::code_of`]: the table
-//! every cipherlab command uses.
+//! of their kind ([`cipherlab_pdf::Error::kind`]) in the table every cipherlab command
+//! uses ([`crate::exit::code_of`]).
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -730,7 +730,7 @@ fn decrypt(a: &DecryptArgs) -> anyhow::Result<()> {
         // The user expected an encrypted file: a plain one (or a wrapper stripped of its
         // payload's link) in its place is what an attacker without the password can make.
         return Err(crate::exit::fail(
-            crate::exit::Code::Authentication,
+            crate::exit::Kind::Authentication,
             "a password was given, but the file is NOT encrypted: the password was not used \
              and nothing in the file is protected (an unencrypted file, or a wrapper whose \
              payload is no longer linked, may have been put in place of the encrypted one); \
@@ -739,7 +739,7 @@ fn decrypt(a: &DecryptArgs) -> anyhow::Result<()> {
     }
     if a.require_authenticated && !d.protection.authenticated() {
         return Err(crate::exit::fail(
-            crate::exit::Code::Authentication,
+            crate::exit::Kind::Authentication,
             format!(
                 "{}; --require-authenticated: nothing was written",
                 match &d.protection {

@@ -58,7 +58,7 @@ pub mod raw;
 mod stream;
 
 pub use cipherlab_ciphers::{CipherSpec, Padding};
-pub use error::{Error, Result, Unlock};
+pub use error::{Error, ErrorKind, Result, Unlock};
 pub use format::{Argon2Params, Header, Kdf, default_cipher};
 pub use keys::{KeyFile, Secret};
 pub use output::Output;
