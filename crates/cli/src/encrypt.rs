@@ -3,7 +3,7 @@
 //! `cipherlab decrypt` shares.
 
 use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -188,7 +188,7 @@ const PASSPHRASE_ENV: &str = "CIPHERLAB_PASSPHRASE";
 /// Loads the key file or reads the passphrase, whichever `c` asks for.
 pub(crate) fn credentials(c: &Common, confirm: bool) -> Result<Credentials, Error> {
     if let Some(path) = &c.key_file {
-        warn_permissions(path);
+        secret::warn_if_others_can_read(path);
         return Ok(Credentials::Key(KeyFile::load(path)?));
     }
     let sources = secret::Sources {
@@ -242,22 +242,6 @@ fn non_empty(p: Zeroizing<Vec<u8>>) -> Result<Zeroizing<Vec<u8>>, Error> {
         ))
     } else {
         Ok(p)
-    }
-}
-
-/// Warns when a key file can be read by others.
-fn warn_permissions(path: &Path) {
-    use std::os::unix::fs::PermissionsExt;
-    if let Ok(m) = std::fs::metadata(path) {
-        let mode = m.permissions().mode() & 0o777;
-        if mode & 0o077 != 0 {
-            eprintln!(
-                "cipherlab: warning: key file {} can be read by others (mode {mode:o}): \
-                 chmod 600 {}",
-                path.display(),
-                path.display()
-            );
-        }
     }
 }
 

@@ -7,7 +7,9 @@
 //! - a file: its first line, without the line ending (`\n` or `\r\n`); where the command
 //!   allows it ([`Dash::Stdin`]), `-` is the first line of standard input;
 //! - an environment variable;
-//! - the terminal ([`ask`], [`ask_twice`]).
+//! - the terminal ([`ask`], [`ask_twice`]);
+//! - a key file, loaded by `cipherlab_seal::KeyFile::load`, after a warning here when others
+//!   can read it ([`warn_if_others_can_read`]).
 //!
 //! Every value is held in [`Zeroizing`], so it is wiped when dropped. The callers turn a
 //! [`ReadError`] into their own error, with their own words.
@@ -23,6 +25,22 @@ pub fn warn_command_line(flag: &str, instead: &str) {
         "cipherlab: warning: {flag} on the command line: other users of this machine can \
          read it in ps, and it stays in the shell's history; prefer {instead}"
     );
+}
+
+/// Warns when a key file (at `path`) can be read by others.
+pub fn warn_if_others_can_read(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    if let Ok(m) = std::fs::metadata(path) {
+        let mode = m.permissions().mode() & 0o777;
+        if mode & 0o077 != 0 {
+            eprintln!(
+                "cipherlab: warning: key file {} can be read by others (mode {mode:o}): \
+                 chmod 600 {}",
+                path.display(),
+                path.display()
+            );
+        }
+    }
 }
 
 /// A secret given on the command line, held from parsing on as a secret that is wiped
