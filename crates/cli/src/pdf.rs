@@ -896,3 +896,31 @@ fn encrypt(a: &EncryptArgs) -> anyhow::Result<()> {
     );
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::exit::{Kind, code};
+
+    /// `pdf --help` states the exit codes of the one table (crates/cli/src/exit.rs).
+    #[test]
+    fn the_help_states_the_tables_codes() {
+        for (kind, words) in [
+            (Kind::Authentication, "wrong or missing password"),
+            (Kind::Usage, "usage"),
+            (Kind::Unreadable, "not readable as a PDF"),
+            (Kind::OutputExists, "the output exists"),
+            (Kind::Io, "input/output error"),
+            (Kind::DiskFull, "disk full"),
+            (Kind::Incomplete, "the document cannot be kept whole"),
+            (Kind::Limit, "a limit against hostile input"),
+        ] {
+            let said = format!("; {} {words}", code(kind));
+            let said = if code(kind) == 1 {
+                format!("0 done{said}")
+            } else {
+                said
+            };
+            assert!(super::EXIT_CODES.contains(&said), "{said:?}");
+        }
+    }
+}
