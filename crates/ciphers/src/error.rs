@@ -1,6 +1,49 @@
 //! Errors of the catalogue. Each says what went wrong and what to do; authentication
 //! failure stays opaque (it never says which check failed).
 
+/// What kind of failure an error is, the same kinds for every cipherlab library
+/// (`cipherlab_seal::Error::kind`, `cipherlab_pdf::Error::kind`). A caller that sorts
+/// failures (the command line's exit codes, crates/cli/src/exit.rs) maps these, and only
+/// these, to its own answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ErrorKind {
+    /// Authentication failed: wrong key or password, data modified, damaged or
+    /// truncated.
+    Authentication,
+    /// Options or arguments that cannot work.
+    Usage,
+    /// The input is not readable as what was expected (not a container, not a PDF,
+    /// damaged beyond repair, unsupported encryption).
+    Unreadable,
+    /// The output exists and replacing it was not asked for.
+    OutputExists,
+    /// Any other input/output failure.
+    Io,
+    /// No space left on the device.
+    DiskFull,
+    /// The document cannot be kept whole (writing it would lose part of it).
+    Incomplete,
+    /// A limit protecting against hostile input was hit.
+    Limit,
+    /// Anything else (an internal error, a study that failed).
+    Other,
+}
+
+impl ErrorKind {
+    /// Every kind, in the order of the exit-code table.
+    pub const ALL: [ErrorKind; 9] = [
+        ErrorKind::Authentication,
+        ErrorKind::Usage,
+        ErrorKind::Unreadable,
+        ErrorKind::OutputExists,
+        ErrorKind::Io,
+        ErrorKind::DiskFull,
+        ErrorKind::Incomplete,
+        ErrorKind::Limit,
+        ErrorKind::Other,
+    ];
+}
+
 /// Everything the catalogue can refuse.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum Error {

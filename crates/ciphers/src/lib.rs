@@ -36,6 +36,6 @@ pub mod spec;
 
 pub use api::{BatchFailure, Cipher, Message, Provider, generate_iv, generate_key};
 pub use catalogue::{ALGORITHMS, Algorithm, AlgorithmId, Kind, Status, Structure};
-pub use error::Error;
+pub use error::{Error, ErrorKind};
 pub use hashes::{HASHES, HashAlgorithm, HashKind};
 pub use spec::{CipherSpec, Mode, Padding};

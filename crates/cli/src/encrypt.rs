@@ -3,7 +3,7 @@
 //! `cipherlab decrypt` shares.
 
 use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -12,6 +12,8 @@ use cipherlab_seal::output::{self, Output};
 use cipherlab_seal::raw::{self, RawParams};
 use cipherlab_seal::{CipherSpec, Error, KeyFile, SealOptions, Secret};
 use zeroize::Zeroizing;
+
+use crate::secret;
 
 /// Options `encrypt` and `decrypt` share.
 #[derive(clap::Args)]
@@ -50,9 +52,10 @@ pub struct Common {
         long,
         value_name = "HEX",
         requires = "raw",
-        conflicts_with_all = ["key_file", "key_hex_file"]
+        conflicts_with_all = ["key_file", "key_hex_file"],
+        value_parser = secret::from_arg
     )]
-    pub key: Option<String>,
+    pub key: Option<Zeroizing<String>>,
     /// Raw mode: read the key in hex from this file's first line; `-` reads it from
     /// standard input (then the input must be a file).
     #[arg(
@@ -179,45 +182,52 @@ impl Credentials {
     }
 }
 
+/// The passphrase, if not given otherwise (with `--passphrase`).
+const PASSPHRASE_ENV: &str = "CIPHERLAB_PASSPHRASE";
+
 /// Loads the key file or reads the passphrase, whichever `c` asks for.
 pub(crate) fn credentials(c: &Common, confirm: bool) -> Result<Credentials, Error> {
     if let Some(path) = &c.key_file {
-        warn_permissions(path);
+        secret::warn_if_others_can_read(path);
         return Ok(Credentials::Key(KeyFile::load(path)?));
     }
-    if let Some(path) = &c.passphrase_file {
-        let text = Zeroizing::new(std::fs::read(path).map_err(|e| Error::KeyFile {
-            path: path.clone(),
-            reason: format!("cannot read the passphrase file: {e}"),
-        })?);
-        let line = text.split(|b| *b == b'\n').next().unwrap_or_default();
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        return Ok(Credentials::Passphrase(non_empty(Zeroizing::new(
-            line.to_vec(),
-        ))?));
+    let sources = secret::Sources {
+        arg: None,
+        file: c.passphrase_file.as_deref(),
+        dash: secret::Dash::File,
+        env: c.passphrase.then_some(PASSPHRASE_ENV),
+    };
+    let read = sources.read().map_err(|e| match e {
+        secret::ReadError::Open(path, e) | secret::ReadError::Read(Some(path), e) => {
+            Error::KeyFile {
+                path,
+                reason: format!("cannot read the passphrase file: {e}"),
+            }
+        }
+        e => Error::Usage(format!("cannot read the passphrase: {e}")),
+    })?;
+    if let Some((p, _)) = read {
+        return Ok(Credentials::Passphrase(non_empty(p)?));
     }
     if c.passphrase {
-        if let Some(p) = std::env::var_os("CIPHERLAB_PASSPHRASE") {
-            return Ok(Credentials::Passphrase(non_empty(Zeroizing::new(
-                p.into_encoded_bytes(),
-            ))?));
-        }
-        let ask = |prompt: &str| {
-            rpassword::prompt_password(prompt)
-                .map(Zeroizing::new)
-                .map_err(|e| {
-                    Error::Usage(format!(
-                        "cannot ask for the passphrase on the terminal ({e}): set \
-                     CIPHERLAB_PASSPHRASE or use --passphrase-file"
-                    ))
-                })
+        let cannot = |e: std::io::Error| {
+            Error::Usage(format!(
+                "cannot ask for the passphrase on the terminal ({e}): set \
+                 {PASSPHRASE_ENV} or use --passphrase-file"
+            ))
         };
-        let first = ask("Passphrase: ")?;
-        if confirm && *ask("Repeat the passphrase: ")? != *first {
-            return Err(Error::Usage("the passphrases differ; try again".into()));
-        }
+        let p = if confirm {
+            match secret::ask_twice("Passphrase: ", "Repeat the passphrase: ").map_err(cannot)? {
+                secret::Asked::Same(p) => p,
+                secret::Asked::Differ => {
+                    return Err(Error::Usage("the passphrases differ; try again".into()));
+                }
+            }
+        } else {
+            secret::ask("Passphrase: ").map_err(cannot)?
+        };
         return Ok(Credentials::Passphrase(non_empty(Zeroizing::new(
-            first.as_bytes().to_vec(),
+            p.as_bytes().to_vec(),
         ))?));
     }
     Err(Error::Usage(
@@ -232,22 +242,6 @@ fn non_empty(p: Zeroizing<Vec<u8>>) -> Result<Zeroizing<Vec<u8>>, Error> {
         ))
     } else {
         Ok(p)
-    }
-}
-
-/// Warns when a key file can be read by others.
-fn warn_permissions(path: &Path) {
-    use std::os::unix::fs::PermissionsExt;
-    if let Ok(m) = std::fs::metadata(path) {
-        let mode = m.permissions().mode() & 0o777;
-        if mode & 0o077 != 0 {
-            eprintln!(
-                "cipherlab: warning: key file {} can be read by others (mode {mode:o}): \
-                 chmod 600 {}",
-                path.display(),
-                path.display()
-            );
-        }
     }
 }
 
@@ -341,31 +335,45 @@ fn progress_bar(size: Option<u64>) -> Option<indicatif::ProgressBar> {
     Some(bar)
 }
 
-/// `--key-hex-file`: the first line of `path` (standard input for `-`, unless the input
-/// is read from there too).
-fn read_hex_key(path: &Path, input: Option<&Path>) -> Result<Zeroizing<String>, Error> {
-    use std::io::BufRead;
-    let mut line = Zeroizing::new(String::new());
-    if output::is_std(Some(path)) {
-        if output::is_std(input) {
-            return Err(Error::Usage(
-                "--key-hex-file - reads the key from standard input, so the input must be a \
-                 file"
+/// The raw key in hex: `--key` (warned about), else `--key-hex-file`'s first line
+/// (standard input for `-`, unless the input is read from there too).
+fn hex_key(c: &Common) -> Result<Option<Zeroizing<String>>, Error> {
+    let sources = secret::Sources {
+        arg: c.key.as_ref().map(|value| secret::Arg {
+            value,
+            flag: "--key",
+            instead: "--key-hex-file FILE or --key-file FILE",
+        }),
+        file: c.key_hex_file.as_deref(),
+        dash: secret::Dash::Stdin {
+            taken: output::is_std(c.input.as_deref()),
+        },
+        env: None,
+    };
+    let not_utf8 = || {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "stream did not contain valid UTF-8",
+        )
+    };
+    sources
+        .read_text()
+        .map(|r| r.map(|(k, _)| k))
+        .map_err(|e| match e {
+            secret::ReadError::StdinTaken => Error::Usage(
+                "--key-hex-file - reads the key from standard input, so the input must be a file"
                     .into(),
-            ));
-        }
-        std::io::stdin()
-            .lock()
-            .read_line(&mut line)
-            .map_err(|e| Error::io("reading the key from standard input", e))?;
-    } else {
-        let f = std::fs::File::open(path)
-            .map_err(|e| Error::io(format!("opening {}", path.display()), e))?;
-        std::io::BufReader::new(f)
-            .read_line(&mut line)
-            .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
-    }
-    Ok(line)
+            ),
+            secret::ReadError::Open(p, e) => Error::io(format!("opening {}", p.display()), e),
+            secret::ReadError::Read(Some(p), e) => Error::io(format!("reading {}", p.display()), e),
+            secret::ReadError::Read(None, e) => Error::io("reading the key from standard input", e),
+            secret::ReadError::NotUtf8(secret::Origin::File(p)) => {
+                Error::io(format!("reading {}", p.display()), not_utf8())
+            }
+            secret::ReadError::NotUtf8(_) => {
+                Error::io("reading the key from standard input", not_utf8())
+            }
+        })
 }
 
 /// `--raw`: the user's cipher, key and IV, streamed; warnings first.
@@ -405,14 +413,7 @@ pub(crate) fn run_raw(
     if c.no_pad {
         spec = spec.with_padding(cipherlab_seal::Padding::None);
     }
-    let hex_key = match (&c.key, &c.key_hex_file) {
-        (Some(h), _) => {
-            crate::secret::warn_command_line("--key", "--key-hex-file FILE or --key-file FILE");
-            Some(Zeroizing::new(h.clone()))
-        }
-        (None, Some(f)) => Some(read_hex_key(f, c.input.as_deref())?),
-        (None, None) => None,
-    };
+    let hex_key = hex_key(c)?;
     let key = match (&hex_key, &key_file) {
         (Some(hex), _) => Zeroizing::new(
             hex::decode(hex.trim())
@@ -456,7 +457,7 @@ pub(crate) fn report(r: Result<(), Error>) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("cipherlab: error: {e}");
-            ExitCode::from(e.exit_code())
+            crate::exit::status(e.kind())
         }
     }
 }

@@ -13,38 +13,48 @@
 //! | 8 | a limit protecting against hostile input was hit (the message names the option that raises it) |
 //! | 9 | anything else went wrong (a study that failed, an internal error) |
 //!
-//! The libraries' typed errors carry their own code (`cipherlab_seal::Error::exit_code`,
-//! `cipherlab_pdf::Error::exit_code`); [`code_of`] reads it from the error chain, and
+//! The numbers live here and nowhere else: the libraries' typed errors say their kind
+//! ([`Kind`]: `cipherlab_seal::Error::kind`, `cipherlab_pdf::Error::kind`), [`code`] is
+//! the table from kind to number, [`code_of`] reads the kind from an error chain, and
 //! [`Failure`] lets the command line's own checks say theirs.
 
 use std::fmt;
+use std::process::ExitCode;
 
-/// An exit code of the table above that the command line gives itself (7 and 8 come only
-/// from the libraries' errors).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u8)]
-pub enum Code {
-    /// 1
-    Authentication = 1,
-    /// 2
-    Usage = 2,
-    /// 3
-    Unreadable = 3,
-    /// 4
-    OutputExists = 4,
-    /// 5
-    Io = 5,
-    /// 6
-    DiskFull = 6,
-    /// 9
-    Other = 9,
+/// What kind of failure ended a command; the same kinds for every cipherlab library.
+pub use cipherlab_ciphers::ErrorKind as Kind;
+
+/// The table: the exit code of each kind of failure (0 is success).
+pub const fn code(kind: Kind) -> u8 {
+    match kind {
+        Kind::Authentication => 1,
+        Kind::Usage => 2,
+        Kind::Unreadable => 3,
+        Kind::OutputExists => 4,
+        Kind::Io => 5,
+        Kind::DiskFull => 6,
+        Kind::Incomplete => 7,
+        Kind::Limit => 8,
+        Kind::Other => 9,
+    }
 }
 
-/// A failure the command line itself found, with its code.
+/// The process's exit status for `kind`.
+pub fn status(kind: Kind) -> ExitCode {
+    ExitCode::from(code(kind))
+}
+
+/// The exit status of a process that the signal `sig` ended, as shells report it
+/// (128 + the signal's number: 130 for SIGINT).
+pub const fn of_signal(sig: i32) -> i32 {
+    128 + sig
+}
+
+/// A failure the command line itself found, with its kind.
 #[derive(Debug)]
 pub struct Failure {
-    /// The exit code.
-    pub code: Code,
+    /// What kind of failure it is (its exit code is [`code`]'s).
+    pub kind: Kind,
     /// What to tell the user (the cause and the fix).
     pub message: String,
 }
@@ -57,81 +67,86 @@ impl fmt::Display for Failure {
 
 impl std::error::Error for Failure {}
 
-/// An error with `code`.
-pub fn fail(code: Code, message: impl Into<String>) -> anyhow::Error {
+/// An error of `kind`.
+pub fn fail(kind: Kind, message: impl Into<String>) -> anyhow::Error {
     Failure {
-        code,
+        kind,
         message: message.into(),
     }
     .into()
 }
 
-/// The exit code of `e`: the first typed error in its chain that has one; an error the
-/// command line raised with a plain message (`bail!`) is a usage error.
+/// The exit code of `e`: its kind's ([`kind_of`]).
 pub fn code_of(e: &anyhow::Error) -> u8 {
+    code(kind_of(e))
+}
+
+/// The kind of `e`: that of the first typed error in its chain that has one; an error
+/// the command line raised with a plain message (`bail!`) is a usage error.
+pub fn kind_of(e: &anyhow::Error) -> Kind {
     for cause in e.chain() {
         if let Some(f) = cause.downcast_ref::<Failure>() {
-            return f.code as u8;
+            return f.kind;
         }
         if let Some(s) = cause.downcast_ref::<cipherlab_seal::Error>() {
-            return s.exit_code();
+            return s.kind();
         }
         if let Some(p) = cause.downcast_ref::<cipherlab_pdf::Error>() {
-            return p.exit_code();
+            return p.kind();
         }
         if cause.downcast_ref::<cipherlab_ciphers::Error>().is_some() {
-            return Code::Usage as u8;
+            return Kind::Usage;
         }
         if let Some(io) = cause.downcast_ref::<std::io::Error>() {
             return match io.kind() {
                 std::io::ErrorKind::StorageFull | std::io::ErrorKind::QuotaExceeded => {
-                    Code::DiskFull as u8
+                    Kind::DiskFull
                 }
-                std::io::ErrorKind::AlreadyExists => Code::OutputExists as u8,
-                _ => Code::Io as u8,
+                std::io::ErrorKind::AlreadyExists => Kind::OutputExists,
+                _ => Kind::Io,
             };
         }
     }
     if e.chain()
         .any(|c| c.is::<cipherlab_bench::studies::StudyError>())
     {
-        return Code::Other as u8;
+        return Kind::Other;
     }
     for cause in e.chain() {
         use cipherlab_results::store::StoreError;
         match cause.downcast_ref::<StoreError>() {
             // A run id the database does not have: an argument naming nothing.
-            Some(StoreError::RunNotFound { .. }) => return Code::Usage as u8,
-            Some(_) => return Code::Unreadable as u8,
+            Some(StoreError::RunNotFound { .. }) => return Kind::Usage,
+            Some(_) => return Kind::Unreadable,
             None => {}
         }
     }
-    Code::Usage as u8
+    Kind::Usage
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// The PDF library's codes are this table's: each kind of its errors exits with the
+    /// The PDF library's errors keep the table: each kind of its errors exits with the
     /// code of the same meaning, through [`code_of`] and with context added.
     #[test]
     fn pdf_errors_keep_the_table() {
         use cipherlab_pdf::Error as P;
         let io = || std::io::Error::other("x");
         for (e, want) in [
-            (P::WrongPassword("x".into()), Code::Authentication as u8),
-            (P::PasswordRequired, Code::Authentication as u8),
-            (P::Tampered("x".into()), Code::Authentication as u8),
-            (P::Invalid("x".into()), Code::Usage as u8),
-            (P::NotPdf("x".into()), Code::Unreadable as u8),
-            (P::Damaged("x".into()), Code::Unreadable as u8),
-            (P::Unsupported("x".into()), Code::Unreadable as u8),
-            (P::OutputExists("x".into()), Code::OutputExists as u8),
-            (P::io("reading", "x", io()), Code::Io as u8),
+            (P::WrongPassword("x".into()), 1),
+            (P::PasswordRequired, 1),
+            (P::Tampered("x".into()), 1),
+            (P::Invalid("x".into()), 2),
+            (P::NotPdf("x".into()), 3),
+            (P::Damaged("x".into()), 3),
+            (P::Unsupported("x".into()), 3),
+            (P::OutputExists("x".into()), 4),
+            (P::io("reading", "x", io()), 5),
             (
                 P::io("writing", "x", std::io::ErrorKind::StorageFull.into()),
-                Code::DiskFull as u8,
+                6,
             ),
             (P::Incomplete("x".into()), 7),
             (P::Limit("x".into()), 8),
@@ -139,6 +154,79 @@ mod tests {
             let shown = e.to_string();
             let chained = anyhow::Error::from(e).context("file.pdf");
             assert_eq!(code_of(&chained), want, "{shown}");
+        }
+    }
+
+    /// The container library's errors keep the table too.
+    #[test]
+    fn seal_errors_keep_the_table() {
+        use cipherlab_seal::{Error as S, Unlock};
+        for (e, want) in [
+            (S::WrongKey(Unlock::Passphrase), 1),
+            (S::Truncated("x".into()), 1),
+            (S::Cipher(cipherlab_ciphers::Error::Authentication), 1),
+            (S::Usage("x".into()), 2),
+            (S::TooLarge, 2),
+            (S::BadHeader("x".into()), 3),
+            (S::UnknownAlgorithm(99), 3),
+            (S::OutputExists("x".into()), 4),
+            (S::io("reading x", std::io::Error::other("x")), 5),
+            (S::DiskFull("x".into()), 6),
+            (S::CostLimit("x".into()), 8),
+        ] {
+            let shown = e.to_string();
+            let chained = anyhow::Error::from(e).context("file");
+            assert_eq!(code_of(&chained), want, "{shown}");
+        }
+        assert_eq!(code_of(&fail(Kind::Other, "x")), 9);
+        assert_eq!(code_of(&anyhow::anyhow!("a plain message")), 2);
+    }
+
+    /// The table's numbers are distinct, not 0 (success), and are the README's "Exit
+    /// codes" table, row by row, with the meaning of each kind.
+    #[test]
+    fn the_table_is_the_readmes() {
+        let mut seen = std::collections::BTreeSet::new();
+        for kind in Kind::ALL {
+            assert_ne!(code(kind), 0, "{kind:?}");
+            assert!(seen.insert(code(kind)), "{kind:?}: {} twice", code(kind));
+        }
+        let readme = include_str!("../../../README.md");
+        let section = readme
+            .split("### Exit codes")
+            .nth(1)
+            .expect("the README has an \"Exit codes\" section");
+        let rows: std::collections::BTreeMap<u8, &str> = section
+            .lines()
+            .skip_while(|l| !l.starts_with("| code"))
+            .skip(2)
+            .take_while(|l| l.starts_with('|'))
+            .map(|l| {
+                let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+                (cells[1].parse().expect("a code"), cells[2])
+            })
+            .collect();
+        let mut want: Vec<u8> = vec![0];
+        want.extend(seen);
+        assert_eq!(rows.keys().copied().collect::<Vec<_>>(), want);
+        for kind in Kind::ALL {
+            let words = match kind {
+                Kind::Authentication => "authentication failed",
+                Kind::Usage => "usage",
+                Kind::Unreadable => "not readable",
+                Kind::OutputExists => "the output exists",
+                Kind::Io => "input/output error",
+                Kind::DiskFull => "disk full",
+                Kind::Incomplete => "cannot be kept whole",
+                Kind::Limit => "a limit protecting against hostile input",
+                Kind::Other => "anything else",
+            };
+            let row = rows[&code(kind)];
+            assert!(
+                row.contains(words),
+                "{kind:?}: README row {}: {row}",
+                code(kind)
+            );
         }
     }
 }

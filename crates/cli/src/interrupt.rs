@@ -15,7 +15,7 @@ pub fn remove_outputs_on_signals() {
             cipherlab_outfile::remove_pending();
             // Die of the signal, so the exit status says what happened (130, 143, 129).
             let _ = signal_hook::low_level::emulate_default_handler(sig);
-            std::process::exit(128 + sig);
+            std::process::exit(crate::exit::of_signal(sig));
         }
     });
 }

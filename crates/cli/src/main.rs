@@ -7,7 +7,6 @@ mod bench;
 mod compare;
 mod decrypt;
 mod encrypt;
-mod exit;
 mod import;
 mod interrupt;
 mod keygen;
@@ -21,6 +20,7 @@ mod vectors;
 
 use std::process::ExitCode;
 
+use cipherlab_cli::exit;
 use clap::{Parser, Subcommand};
 
 /// cipherlab: classic and lightweight ciphers behind one KAT-verified interface.

@@ -3,10 +3,10 @@
 //! Passwords come from a file, an environment variable or the terminal, never only from
 //! the command line where `ps` shows them (`--password` and the like still work, for
 //! scripts that accept that). `-` is standard input or output. Errors exit with the code
-//! of [`cipherlab_pdf::Error::exit_code`], read by [`crate::exit::code_of`]: the table
-//! every cipherlab command uses.
+//! of their kind ([`cipherlab_pdf::Error::kind`]) in the table every cipherlab command
+//! uses ([`crate::exit::code_of`]).
 
-use std::io::{BufRead, IsTerminal, Read, Write};
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -15,6 +15,8 @@ use cipherlab_pdf::info::Info;
 use cipherlab_pdf::{Error, Limits, Protection};
 use serde_json::{Value, json};
 use zeroize::Zeroizing;
+
+use crate::secret;
 
 /// The input's password, if not given otherwise.
 const PASSWORD_ENV: &str = "CIPHERLAB_PDF_PASSWORD";
@@ -104,7 +106,7 @@ struct InputPassword {
     /// The input's user or owner password. Other users of the machine can read it in
     /// `ps` and it stays in the shell's history: prefer --password-file,
     /// $CIPHERLAB_PDF_PASSWORD or the prompt.
-    #[arg(long, value_name = "P", value_parser = secret)]
+    #[arg(long, value_name = "P", value_parser = secret::from_arg)]
     password: Option<Zeroizing<String>>,
 }
 
@@ -205,7 +207,7 @@ struct EncryptArgs {
     user_password_file: Option<PathBuf>,
     /// The user password. Other users can read it in `ps` and the shell's history:
     /// prefer --user-password-file, $CIPHERLAB_PDF_USER_PASSWORD or the prompt.
-    #[arg(long, value_name = "U", value_parser = secret)]
+    #[arg(long, value_name = "U", value_parser = secret::from_arg)]
     user_password: Option<Zeroizing<String>>,
     /// Read the owner password (opens the file with every permission; must not be empty)
     /// from the first line of FILE.
@@ -213,7 +215,7 @@ struct EncryptArgs {
     owner_password_file: Option<PathBuf>,
     /// The owner password. Other users can read it in `ps` and the shell's history:
     /// prefer --owner-password-file, $CIPHERLAB_PDF_OWNER_PASSWORD or the prompt.
-    #[arg(long, value_name = "O", value_parser = secret)]
+    #[arg(long, value_name = "O", value_parser = secret::from_arg)]
     owner_password: Option<Zeroizing<String>>,
     /// What the user password allows: `all` (default), `none`, or a comma-separated list
     /// of print, modify, copy, annotate, fill-forms, extract-accessibility, assemble,
@@ -305,89 +307,74 @@ fn output_name(path: &Path) -> String {
     }
 }
 
-/// The first line of `file` (`-`: of standard input), without its line ending.
-fn first_line(file: &Path, stdin_taken: bool, what: &str) -> Result<Zeroizing<String>, Error> {
-    let bytes = if is_dash(file) {
-        if stdin_taken {
-            return Err(Error::Invalid(format!(
-                "the {what} file cannot be standard input when the PDF is read from there"
-            )));
-        }
-        let mut line = Zeroizing::new(String::new());
-        std::io::stdin()
-            .lock()
-            .read_line(&mut line)
-            .map_err(|e| Error::io(&format!("reading the {what} from"), "standard input", e))?;
-        Zeroizing::new(line.as_bytes().to_vec())
-    } else {
-        Zeroizing::new(std::fs::read(file).map_err(|e| {
-            Error::io(
-                &format!("reading the {what} from"),
-                &file.display().to_string(),
-                e,
-            )
-        })?)
-    };
-    let line = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
-    let line = line.strip_suffix(b"\r").unwrap_or(line);
-    std::str::from_utf8(line)
-        .map(|s| Zeroizing::new(s.to_string()))
-        .map_err(|_| Error::Invalid(format!("the {what} in {} is not UTF-8", shown(file))))
-}
-
-/// A password given on the command line, held from parsing on as a secret that is wiped
-/// when dropped (as every password here is: read from a file, the environment or the
-/// terminal).
-fn secret(s: &str) -> Result<Zeroizing<String>, std::convert::Infallible> {
-    Ok(Zeroizing::new(s.to_owned()))
-}
-
-/// A password from `file` or the command line (`given`; the two exclude each other), else
-/// from the environment variable `env`; `None` if none of them has one.
+/// A password from `file` or the command line (`given`, warned about; the two exclude
+/// each other), else from the environment variable `env`; `None` if none of them has
+/// one. A file's password is its first line (`-`: standard input's).
 fn password_from(
     file: Option<&Path>,
     env: &str,
-    given: Option<&Zeroizing<String>>,
+    given: Option<secret::Arg<'_>>,
     stdin_taken: bool,
     what: &str,
 ) -> Result<Option<Zeroizing<String>>, Error> {
-    if let Some(f) = file {
-        return first_line(f, stdin_taken, what).map(Some);
-    }
-    if let Some(g) = given {
-        return Ok(Some(g.clone()));
-    }
-    match std::env::var_os(env) {
-        Some(v) => v
-            .into_string()
-            .map(|s| Some(Zeroizing::new(s)))
-            .map_err(|_| Error::Invalid(format!("${env} is not UTF-8"))),
-        None => Ok(None),
-    }
+    use secret::{Origin, ReadError};
+    let reading = format!("reading the {what} from");
+    let sources = secret::Sources {
+        arg: given,
+        file,
+        dash: secret::Dash::Stdin { taken: stdin_taken },
+        env: Some(env),
+    };
+    sources
+        .read_text()
+        .map(|r| r.map(|(p, _)| p))
+        .map_err(|e| match e {
+            ReadError::StdinTaken => Error::Invalid(format!(
+                "the {what} file cannot be standard input when the PDF is read from there"
+            )),
+            ReadError::Open(p, e) | ReadError::Read(Some(p), e) => {
+                Error::io(&reading, &p.display().to_string(), e)
+            }
+            ReadError::Read(None, e) => Error::io(&reading, "standard input", e),
+            ReadError::NotUtf8(Origin::Env(name)) => {
+                Error::Invalid(format!("${name} is not UTF-8"))
+            }
+            ReadError::NotUtf8(Origin::File(p)) => {
+                Error::Invalid(format!("the {what} in {} is not UTF-8", shown(&p)))
+            }
+            ReadError::NotUtf8(Origin::Stdin | Origin::Arg) => Error::io(
+                &reading,
+                "standard input",
+                std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    "stream did not contain valid UTF-8",
+                ),
+            ),
+        })
+}
+
+fn cannot_ask(e: std::io::Error) -> Error {
+    Error::Invalid(format!("cannot ask for the password on the terminal: {e}"))
 }
 
 /// Asks for a password on the terminal; `None` when there is no terminal to ask on.
 fn prompt(question: &str) -> Result<Option<Zeroizing<String>>, Error> {
-    if !std::io::stderr().is_terminal() {
+    if !secret::can_ask() {
         return Ok(None);
     }
-    rpassword::prompt_password(question)
-        .map(|p| Some(Zeroizing::new(p)))
-        .map_err(|e| Error::Invalid(format!("cannot ask for the password on the terminal: {e}")))
+    secret::ask(question).map(Some).map_err(cannot_ask)
 }
 
 impl InputPassword {
     fn get(&self, stdin_taken: bool) -> Result<Option<Zeroizing<String>>, Error> {
-        if self.password.is_some() {
-            crate::secret::warn_command_line(
-                "--password",
-                "--password-file FILE or $CIPHERLAB_PDF_PASSWORD",
-            );
-        }
         password_from(
             self.password_file.as_deref(),
             PASSWORD_ENV,
-            self.password.as_ref(),
+            self.password.as_ref().map(|value| secret::Arg {
+                value,
+                flag: "--password",
+                instead: "--password-file FILE or $CIPHERLAB_PDF_PASSWORD",
+            }),
             stdin_taken,
             "password",
         )
@@ -423,7 +410,7 @@ fn with_password<T>(
 fn new_password(
     file: Option<&Path>,
     env: &str,
-    given: Option<&Zeroizing<String>>,
+    given: Option<secret::Arg<'_>>,
     stdin_taken: bool,
     which: &str,
 ) -> Result<Zeroizing<String>, Error> {
@@ -432,16 +419,21 @@ fn new_password(
         return Ok(p);
     }
     let flag = which.to_lowercase();
-    let Some(first) = prompt(&format!("New {what} of the PDF: "))? else {
+    if !secret::can_ask() {
         return Err(Error::Invalid(format!(
             "no {what}: give it with --{flag}-password-file FILE or ${env}, or run on a \
              terminal to be asked (--{flag}-password works too, but other users can see it \
              in ps)"
         )));
-    };
-    match prompt(&format!("Repeat the {what}: "))? {
-        Some(again) if *again == *first => Ok(first),
-        _ => Err(Error::Invalid(format!("the {what}s differ; try again"))),
+    }
+    match secret::ask_twice(
+        &format!("New {what} of the PDF: "),
+        &format!("Repeat the {what}: "),
+    )
+    .map_err(cannot_ask)?
+    {
+        secret::Asked::Same(p) => Ok(p),
+        secret::Asked::Differ => Err(Error::Invalid(format!("the {what}s differ; try again"))),
     }
 }
 
@@ -738,7 +730,7 @@ fn decrypt(a: &DecryptArgs) -> anyhow::Result<()> {
         // The user expected an encrypted file: a plain one (or a wrapper stripped of its
         // payload's link) in its place is what an attacker without the password can make.
         return Err(crate::exit::fail(
-            crate::exit::Code::Authentication,
+            crate::exit::Kind::Authentication,
             "a password was given, but the file is NOT encrypted: the password was not used \
              and nothing in the file is protected (an unencrypted file, or a wrapper whose \
              payload is no longer linked, may have been put in place of the encrypted one); \
@@ -747,7 +739,7 @@ fn decrypt(a: &DecryptArgs) -> anyhow::Result<()> {
     }
     if a.require_authenticated && !d.protection.authenticated() {
         return Err(crate::exit::fail(
-            crate::exit::Code::Authentication,
+            crate::exit::Kind::Authentication,
             format!(
                 "{}; --require-authenticated: nothing was written",
                 match &d.protection {
@@ -819,33 +811,25 @@ fn encrypt(a: &EncryptArgs) -> anyhow::Result<()> {
     let permissions = cipherlab_pdf::permissions::parse(&a.permissions)?;
     check_output(&a.output, a.force)?;
     let stdin_taken = is_dash(&a.file);
-    for (given, flag, instead) in [
-        (
-            a.user_password.is_some(),
-            "--user-password",
-            "--user-password-file FILE or $CIPHERLAB_PDF_USER_PASSWORD",
-        ),
-        (
-            a.owner_password.is_some(),
-            "--owner-password",
-            "--owner-password-file FILE or $CIPHERLAB_PDF_OWNER_PASSWORD",
-        ),
-    ] {
-        if given {
-            crate::secret::warn_command_line(flag, instead);
-        }
-    }
     let user = new_password(
         a.user_password_file.as_deref(),
         USER_PASSWORD_ENV,
-        a.user_password.as_ref(),
+        a.user_password.as_ref().map(|value| secret::Arg {
+            value,
+            flag: "--user-password",
+            instead: "--user-password-file FILE or $CIPHERLAB_PDF_USER_PASSWORD",
+        }),
         stdin_taken,
         "user",
     )?;
     let owner = new_password(
         a.owner_password_file.as_deref(),
         OWNER_PASSWORD_ENV,
-        a.owner_password.as_ref(),
+        a.owner_password.as_ref().map(|value| secret::Arg {
+            value,
+            flag: "--owner-password",
+            instead: "--owner-password-file FILE or $CIPHERLAB_PDF_OWNER_PASSWORD",
+        }),
         stdin_taken || a.user_password_file.as_deref().is_some_and(is_dash),
         "owner",
     )?;
@@ -911,4 +895,32 @@ fn encrypt(a: &EncryptArgs) -> anyhow::Result<()> {
         e.objects,
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::exit::{Kind, code};
+
+    /// `pdf --help` states the exit codes of the one table (crates/cli/src/exit.rs).
+    #[test]
+    fn the_help_states_the_tables_codes() {
+        for (kind, words) in [
+            (Kind::Authentication, "wrong or missing password"),
+            (Kind::Usage, "usage"),
+            (Kind::Unreadable, "not readable as a PDF"),
+            (Kind::OutputExists, "the output exists"),
+            (Kind::Io, "input/output error"),
+            (Kind::DiskFull, "disk full"),
+            (Kind::Incomplete, "the document cannot be kept whole"),
+            (Kind::Limit, "a limit against hostile input"),
+        ] {
+            let said = format!("; {} {words}", code(kind));
+            let said = if code(kind) == 1 {
+                format!("0 done{said}")
+            } else {
+                said
+            };
+            assert!(super::EXIT_CODES.contains(&said), "{said:?}");
+        }
+    }
 }

@@ -8,7 +8,7 @@ use anyhow::Result;
 use cipherlab_results::store::{Location, Run, Store};
 use cipherlab_results::time::utc;
 
-use crate::exit::{Code, fail};
+use crate::exit::{Kind, fail};
 
 /// Where `--db` (or else `$CIPHERLAB_DB`, else the default file) points.
 pub fn location(db: Option<&Path>) -> Location {
@@ -24,7 +24,7 @@ pub fn open_existing(db: Option<&Path>) -> Result<Store> {
     };
     if !path.is_file() {
         return Err(fail(
-            Code::Io,
+            Kind::Io,
             format!(
                 "results database {} does not exist: run `cipherlab bench --quick` first, or \
                  name the file with --db FILE (or $CIPHERLAB_DB)",
@@ -42,7 +42,7 @@ pub fn load(store: &Store, ids: &[i64]) -> Result<Vec<Run>> {
             Some(id) => vec![id],
             None => {
                 return Err(fail(
-                    Code::Unreadable,
+                    Kind::Unreadable,
                     format!(
                         "results database {} holds no runs yet: `cipherlab bench --quick --db \
                          {}` makes one",
@@ -94,7 +94,7 @@ pub fn by_machine(
     }
     if newest.is_empty() {
         return Err(fail(
-            Code::Usage,
+            Kind::Usage,
             format!(
                 "no finished run in {} matches --machine {}: `cipherlab report --list` shows                  the machines (fingerprint and CPU) of every run",
                 store.path(),

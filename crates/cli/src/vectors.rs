@@ -47,8 +47,8 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     out.flush()?;
     if malformed > 0 {
         eprintln!("cipherlab vectors: {malformed} line(s) were not JSON");
-        // Exit code 3: the input is not what the command reads (src/exit.rs).
-        return Ok(ExitCode::from(3));
+        // The input is not what the command reads.
+        return Ok(crate::exit::status(crate::exit::Kind::Unreadable));
     }
     Ok(ExitCode::SUCCESS)
 }

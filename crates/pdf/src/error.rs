@@ -1,5 +1,7 @@
 //! Errors: each names the cause and, where there is one, the fix.
 
+pub use cipherlab_ciphers::ErrorKind;
+
 /// What went wrong reading, decrypting or writing a PDF.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -78,27 +80,30 @@ pub enum Error {
 }
 
 impl Error {
-    /// The exit code of the command line, the same table for every cipherlab command:
-    /// 1 authentication failed (wrong or missing password, modified or truncated
-    /// authenticated data); 2 usage (an option or argument that cannot be used); 3 the
-    /// input is not readable as a PDF (not a PDF, damaged beyond repair, unsupported
-    /// encryption); 4 the output exists; 5 input/output error; 6 disk full; 7 the document
-    /// cannot be kept whole (a lossy result refused); 8 a limit against hostile input was
-    /// hit (the message names the option that raises it).
-    pub fn exit_code(&self) -> u8 {
+    /// What kind of failure this is; the command line gives each kind its exit code, the
+    /// same table for every cipherlab command (crates/cli/src/exit.rs): authentication
+    /// failed (wrong or missing password, modified or truncated authenticated data);
+    /// usage (an option or argument that cannot be used); the input is not readable as a
+    /// PDF (not a PDF, damaged beyond repair, unsupported encryption); the output exists;
+    /// input/output; disk full; the document cannot be kept whole (a lossy result
+    /// refused); a limit against hostile input was hit (the message names the option that
+    /// raises it).
+    pub fn kind(&self) -> ErrorKind {
         match self {
-            Error::WrongPassword(_) | Error::PasswordRequired | Error::Tampered(_) => 1,
-            Error::Invalid(_) => 2,
+            Error::WrongPassword(_) | Error::PasswordRequired | Error::Tampered(_) => {
+                ErrorKind::Authentication
+            }
+            Error::Invalid(_) => ErrorKind::Usage,
             Error::NotPdf(_)
             | Error::Damaged(_)
             | Error::Syntax { .. }
             | Error::Unsupported(_)
-            | Error::BadEncrypt(_) => 3,
-            Error::OutputExists(_) => 4,
-            Error::Io { .. } | Error::Random(_) => 5,
-            Error::DiskFull(_) => 6,
-            Error::Incomplete(_) => 7,
-            Error::Limit(_) => 8,
+            | Error::BadEncrypt(_) => ErrorKind::Unreadable,
+            Error::OutputExists(_) => ErrorKind::OutputExists,
+            Error::Io { .. } | Error::Random(_) => ErrorKind::Io,
+            Error::DiskFull(_) => ErrorKind::DiskFull,
+            Error::Incomplete(_) => ErrorKind::Incomplete,
+            Error::Limit(_) => ErrorKind::Limit,
         }
     }
 

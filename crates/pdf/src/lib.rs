@@ -108,7 +108,7 @@ use std::path::Path;
 pub use decrypt::{Decrypted, decrypt, decrypt_with};
 pub use document::{Document, Pdf};
 pub use encrypt::{Encrypted, Options, encrypt, encrypt_with};
-pub use error::{Error, Result};
+pub use error::{Error, ErrorKind, Result};
 pub use info::{Info, info};
 pub use limits::Limits;
 pub use lwc::LwcCipher;

@@ -313,7 +313,7 @@ fn silent_success_with_missing_pages_is_impossible() {
                         cipherlab_pdf::Error::Incomplete(_) => "refused: incomplete",
                         _ => "refused: unreadable",
                     };
-                    refusals.insert(e.exit_code());
+                    refusals.insert(e.kind());
                     *outcomes.entry(kind).or_default() += 1;
                 }
                 _ => unreachable!(),

@@ -1,5 +1,5 @@
-//! What can go wrong, each variant saying the cause and the fix, and the exit code the
-//! command line gives for it (docs/format.md, "Exit codes").
+//! What can go wrong, each variant saying the cause and the fix, and its kind (of which
+//! the command line makes its exit code: docs/format.md, "Exit codes").
 //!
 //! Authentication failures stay opaque about *why* a tag failed: the header MAC says
 //! "wrong key or modified header", a chunk says "chunk N failed"; nothing more can be
@@ -7,6 +7,8 @@
 
 use std::io;
 use std::path::PathBuf;
+
+pub use cipherlab_ciphers::ErrorKind;
 
 /// How the file was (or must be) unlocked, for messages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -189,33 +191,33 @@ impl Error {
         Error::Io { what, source }
     }
 
-    /// The exit code of the command line (docs/format.md):
-    /// 1 the data did not authenticate (wrong key or passphrase, modified, truncated);
-    /// 2 usage (options, key files); 3 the input is not a readable cipherlab file;
-    /// 4 the output exists; 5 input/output failure; 6 disk full; 8 a limit protecting
-    /// against hostile input was hit (the message names the option that raises it).
-    pub fn exit_code(&self) -> u8 {
+    /// What kind of failure this is; the command line gives each kind its exit code
+    /// (crates/cli/src/exit.rs, docs/format.md): the data did not authenticate (wrong key
+    /// or passphrase, modified, truncated); usage (options, key files); the input is not
+    /// a readable cipherlab file; the output exists; input/output; disk full; a limit
+    /// protecting against hostile input (the message names the option that raises it).
+    pub fn kind(&self) -> ErrorKind {
         match self {
             Error::WrongKey(_)
             | Error::Truncated(_)
             | Error::CorruptChunk { .. }
             | Error::Cipher(
                 cipherlab_ciphers::Error::Authentication | cipherlab_ciphers::Error::BadPadding,
-            ) => 1,
+            ) => ErrorKind::Authentication,
             Error::WrongUnlock { .. }
             | Error::KeyFileCipher { .. }
             | Error::KeyFile { .. }
             | Error::Cipher(_)
             | Error::Usage(_)
-            | Error::TooLarge => 2,
+            | Error::TooLarge => ErrorKind::Usage,
             Error::NotSealed { .. }
             | Error::UnsupportedVersion { .. }
             | Error::UnknownAlgorithm(_)
-            | Error::BadHeader(_) => 3,
-            Error::OutputExists(_) => 4,
-            Error::Io { .. } => 5,
-            Error::DiskFull(_) => 6,
-            Error::CostLimit(_) => 8,
+            | Error::BadHeader(_) => ErrorKind::Unreadable,
+            Error::OutputExists(_) => ErrorKind::OutputExists,
+            Error::Io { .. } => ErrorKind::Io,
+            Error::DiskFull(_) => ErrorKind::DiskFull,
+            Error::CostLimit(_) => ErrorKind::Limit,
         }
     }
 

@@ -44,6 +44,12 @@ impl fmt::Debug for KeyFile {
     }
 }
 
+/// A key file's text that cannot be read as one: what is wrong and on which line, never
+/// any of its bytes.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct KeyFileError(String);
+
 impl KeyFile {
     /// A fresh random key for `spec` from the OS RNG.
     pub fn generate(spec: CipherSpec) -> KeyFile {
@@ -91,7 +97,11 @@ impl KeyFile {
     /// Parses a key file's text; the error says what is wrong and on which line, but never
     /// quotes the file: any of its bytes might be the key (a line of bare hex, a key on the
     /// cipher's line).
-    pub fn parse(text: &str) -> std::result::Result<KeyFile, String> {
+    pub fn parse(text: &str) -> std::result::Result<KeyFile, KeyFileError> {
+        KeyFile::parse_text(text).map_err(KeyFileError)
+    }
+
+    fn parse_text(text: &str) -> std::result::Result<KeyFile, String> {
         let mut lines = text
             .lines()
             .enumerate()
@@ -156,7 +166,7 @@ impl KeyFile {
             path: path.to_path_buf(),
             reason: format!("cannot read it: {e}"),
         })?);
-        KeyFile::parse(&text).map_err(|reason| Error::KeyFile {
+        KeyFile::parse(&text).map_err(|KeyFileError(reason)| Error::KeyFile {
             path: path.to_path_buf(),
             reason,
         })
@@ -311,7 +321,7 @@ mod tests {
                 "line 3 repeats",
             ),
         ] {
-            let e = KeyFile::parse(text).unwrap_err();
+            let e = KeyFile::parse(text).unwrap_err().to_string();
             assert!(e.contains(needle), "{text:?}: {e}");
         }
     }
@@ -329,7 +339,7 @@ mod tests {
             format!("{secret}\n"),
             format!("cipherlab-key: 1\nkey: {secret}\nkey: {secret}\n"),
         ] {
-            let e = KeyFile::parse(&text).unwrap_err();
+            let e = KeyFile::parse(&text).unwrap_err().to_string();
             for piece in secret.as_bytes().chunks(4) {
                 let piece = std::str::from_utf8(piece).unwrap();
                 assert!(!e.contains(piece), "{text:?} gave {e:?}");

@@ -58,9 +58,9 @@ pub mod raw;
 mod stream;
 
 pub use cipherlab_ciphers::{CipherSpec, Padding};
-pub use error::{Error, Result, Unlock};
+pub use error::{Error, ErrorKind, Result, Unlock};
 pub use format::{Argon2Params, Header, Kdf, default_cipher};
-pub use keys::{KeyFile, Secret};
+pub use keys::{KeyFile, KeyFileError, Secret};
 pub use output::Output;
 pub use pipeline::{Progress, Summary, decrypt, decrypt_to, encrypt, encrypt_to};
 pub use stream::{SealOptions, SealReader, SealWriter};
