@@ -113,20 +113,54 @@ pub fn kind_of(e: &anyhow::Error) -> Kind {
         return Kind::Other;
     }
     for cause in e.chain() {
-        use cipherlab_results::store::StoreError;
-        match cause.downcast_ref::<StoreError>() {
-            // A run id the database does not have: an argument naming nothing.
-            Some(StoreError::RunNotFound { .. }) => return Kind::Usage,
-            Some(_) => return Kind::Unreadable,
+        use cipherlab_bench::pipeline::Error as Lab;
+        // The lab's error wraps its causes transparently: they are not links of the
+        // chain of their own, so each is read here.
+        match cause.downcast_ref::<Lab>() {
+            Some(Lab::Study(_) | Lab::Harness(_)) => return Kind::Other,
+            Some(Lab::Store(s)) => return store_kind(s),
+            Some(Lab::NothingMatches(_) | Lab::ProfileWithForks) => return Kind::Usage,
             None => {}
+        }
+        if let Some(s) = cause.downcast_ref::<cipherlab_results::store::StoreError>() {
+            return store_kind(s);
         }
     }
     Kind::Usage
 }
 
+/// A store error's kind: a run id the database does not have is an argument naming
+/// nothing; anything else is a database that cannot be read.
+fn store_kind(e: &cipherlab_results::store::StoreError) -> Kind {
+    match e {
+        cipherlab_results::store::StoreError::RunNotFound { .. } => Kind::Usage,
+        _ => Kind::Unreadable,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The lab's errors keep the kinds their causes had before the pipeline wrapped
+    /// them: a study that fails is "other", a filter that matches nothing is usage.
+    #[test]
+    fn lab_errors_keep_their_causes_kinds() {
+        use cipherlab_bench::pipeline::Error as Lab;
+        use cipherlab_bench::studies::StudyError;
+        let study = Lab::Study(StudyError {
+            study: "pdf",
+            message: "x".into(),
+        });
+        assert_eq!(kind_of(&anyhow::Error::from(study)), Kind::Other);
+        let none = anyhow::Error::from(Lab::NothingMatches("x".into())).context("bench");
+        assert_eq!(kind_of(&none), Kind::Usage);
+        let missing = Lab::Store(cipherlab_results::store::StoreError::RunNotFound {
+            path: "db".into(),
+            id: 3,
+        });
+        assert_eq!(kind_of(&anyhow::Error::from(missing)), Kind::Usage);
+    }
 
     /// The PDF library's errors keep the table: each kind of its errors exits with the
     /// code of the same meaning, through [`code_of`] and with context added.
