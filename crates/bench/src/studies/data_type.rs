@@ -14,6 +14,7 @@ use cipherlab_harness::machine::MachineInfo;
 use cipherlab_results::artifact::Artifact;
 use cipherlab_results::artifact::table::{Table, num, text};
 use cipherlab_results::id::{Measurement, Phase, Suite};
+use cipherlab_results::verdict::{Agreement, Order, Tally};
 
 pub struct DataTypeStudy;
 
@@ -112,9 +113,9 @@ impl Study for DataTypeStudy {
             });
             // "The same" within 5% both ways: sub-percent effects of memory layout are
             // real but nobody chooses a cipher by them.
-            let ours = find::Order::of(r.as_ref());
-            let v = find::agreement(find::Order::Same, ours);
-            if v == "differs" {
+            let ours = Order::of(r.as_ref());
+            let v = Agreement::of(Order::Same, ours);
+            if v == Agreement::Differs {
                 differ.push(alg.to_string());
             }
             verdicts.push(v);
@@ -132,7 +133,7 @@ impl Study for DataTypeStudy {
             "Paper (Fig. 2): \"encryption time does not vary according to the type of the data\". \
              This run, per cipher (the slowest type's time per byte against the fastest's, the \
              same when the whole 99% interval is within 5% of 1): {}.{}",
-            find::tally(verdicts.iter().copied()),
+            Tally::of(verdicts.iter().copied()),
             if differ.is_empty() {
                 String::new()
             } else {

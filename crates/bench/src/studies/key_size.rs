@@ -15,6 +15,7 @@ use cipherlab_harness::machine::MachineInfo;
 use cipherlab_results::artifact::Artifact;
 use cipherlab_results::artifact::table::{Table, num, text};
 use cipherlab_results::id::{Measurement, Phase, Suite};
+use cipherlab_results::verdict::{Agreement, Order, Tally};
 
 pub struct KeySizeStudy;
 
@@ -119,18 +120,18 @@ impl Study for KeySizeStudy {
             };
             let enc_ratio = ends(&enc);
             let (ours, verdict) = if e0.1 == e1.1 {
-                ("one key size", "-")
+                ("one key size", text("-"))
             } else {
                 // The paper's claim for this family (Fig. 5's text).
                 let published = if fam == catalogue::RC4.name {
-                    find::Order::Faster
+                    Order::Faster
                 } else {
-                    find::Order::Slower
+                    Order::Slower
                 };
-                let ours = find::Order::of(enc_ratio.as_ref());
-                let v = find::agreement(published, ours);
+                let ours = Order::of(enc_ratio.as_ref());
+                let v = Agreement::of(published, ours);
                 verdicts.push(v);
-                (ours.word(), v)
+                (ours.word(), text(v))
             };
             t.row(vec![
                 text(fam),
@@ -146,7 +147,7 @@ impl Study for KeySizeStudy {
                     num(m.0.median_ns_per_op() / 1e3)
                 }),
                 text(ours),
-                text(verdict),
+                verdict,
             ]);
         }
         t.note = format!(
@@ -157,7 +158,7 @@ impl Study for KeySizeStudy {
              encryption. Of the algorithms, only AES runs more rounds with a larger key (10, 12, 14); \
              3DES runs 48 rounds at both sizes, and Blowfish's, RC2's and RC4's key shapes only their \
              key schedule, which the init column times apart.",
-            find::tally(verdicts.iter().copied())
+            Tally::of(verdicts.iter().copied())
         );
         Ok(vec![t.artifact(
             NAME,
