@@ -12,7 +12,7 @@ use super::{Config, Study, StudyError, err};
 use crate::corpus::DataType;
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_results::artifact::Artifact;
-use cipherlab_results::artifact::table::{Table, num, text};
+use cipherlab_results::artifact::table::{Cell, Table, num, text};
 use cipherlab_results::id::{Measurement, Phase, Suite};
 use cipherlab_results::verdict::{Agreement, Order, Tally};
 
@@ -119,14 +119,14 @@ impl Study for DataTypeStudy {
                 differ.push(alg.to_string());
             }
             verdicts.push(v);
-            t.row(vec![
-                text(&alg),
-                num(mean_rate),
-                text(&fast.id.data_type),
-                text(&slow.id.data_type),
-                text(find::ratio_text(r)),
-                text(ours.word()),
-                text(v),
+            t.row::<Cell>(vec![
+                text(&alg).into(),
+                num(mean_rate).into(),
+                text(&fast.id.data_type).into(),
+                text(&slow.id.data_type).into(),
+                text(find::ratio_text(r)).into(),
+                text(ours.word()).into(),
+                v.into(),
             ]);
         }
         t.note = format!(

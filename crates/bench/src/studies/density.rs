@@ -11,7 +11,7 @@ use super::{Config, Study, StudyError, err};
 use crate::corpus::DataType;
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_results::artifact::Artifact;
-use cipherlab_results::artifact::table::{Table, num, text};
+use cipherlab_results::artifact::table::{Cell, Table, num, text};
 use cipherlab_results::id::{Measurement, Suite, same_cipher};
 use cipherlab_results::verdict::{Agreement, Order, Tally};
 
@@ -125,21 +125,28 @@ impl Study for DensityStudy {
                 .iter()
                 .position(|c| alg.spec().is_some_and(|s| same_cipher(s, c)))
                 .map(|i| TABLE4[i]);
-            t.row(vec![
-                text(&alg),
-                paper.map_or(serde_json::Value::Null, |p| num(p.1)),
-                paper.map_or(serde_json::Value::Null, |p| num(p.3 / p.1)),
-                find::mb_per_s(d).map_or(serde_json::Value::Null, num),
-                text(find::ratio_text(r)),
-                paper.map_or(serde_json::Value::Null, |p| num(p.2 / p.0)),
-                text(find::ratio_text(find::ratio(s, d))),
+            t.row::<Cell>(vec![
+                text(&alg).into(),
+                paper.map_or(serde_json::Value::Null, |p| num(p.1)).into(),
+                paper
+                    .map_or(serde_json::Value::Null, |p| num(p.3 / p.1))
+                    .into(),
+                find::mb_per_s(d)
+                    .map_or(serde_json::Value::Null, num)
+                    .into(),
+                text(find::ratio_text(r)).into(),
+                paper
+                    .map_or(serde_json::Value::Null, |p| num(p.2 / p.0))
+                    .into(),
+                text(find::ratio_text(find::ratio(s, d))).into(),
                 // The ratio is of rates: "slower" is a higher rate, so say it plainly.
                 text(match ours {
                     Order::Slower => "sparse faster",
                     Order::Faster => "sparse slower",
                     other => other.word(),
-                }),
-                text(v),
+                })
+                .into(),
+                v.into(),
             ]);
         }
         t.note = format!(

@@ -18,7 +18,7 @@ use super::java_stream::{exchange, versions};
 use super::public_key::MESSAGE;
 use super::{Config, Elsewhere, Scale};
 use cipherlab_results::artifact::Artifact;
-use cipherlab_results::artifact::table::{Table, num, text};
+use cipherlab_results::artifact::table::{Cell, Table, num, text};
 use cipherlab_results::id::{BenchId, Measurement, Phase, Runtime, Subject};
 use cipherlab_results::verdict::{Agreement, Order, Tally};
 
@@ -270,21 +270,21 @@ pub fn findings(study: &str, java: &[&Measurement], rust: &[&Measurement]) -> Op
             let r = ratio(of(p), ours(p));
             format!("{} ({})", find::ratio_text(r), Order::of(r.as_ref()).word())
         };
-        t.row(vec![
-            text(&alg),
-            text(&provider),
-            median(of(Phase::Keygen), 1e6),
-            median(of(Phase::Init), 1e3),
-            median(of(Phase::Encrypt), 1e3),
-            median(of(Phase::Decrypt), 1e3),
-            text(find::ratio_text(private_public)),
-            text(if is_rsa {
-                v.to_string()
+        t.row::<Cell>(vec![
+            text(&alg).into(),
+            text(&provider).into(),
+            median(of(Phase::Keygen), 1e6).into(),
+            median(of(Phase::Init), 1e3).into(),
+            median(of(Phase::Encrypt), 1e3).into(),
+            median(of(Phase::Decrypt), 1e3).into(),
+            text(find::ratio_text(private_public)).into(),
+            if is_rsa {
+                Cell::from(v)
             } else {
-                "beyond the paper".to_string()
-            }),
-            text(against(Phase::Encrypt)),
-            text(against(Phase::Decrypt)),
+                text("beyond the paper").into()
+            },
+            text(against(Phase::Encrypt)).into(),
+            text(against(Phase::Decrypt)).into(),
         ]);
     }
     t.note = format!(

@@ -19,7 +19,7 @@ use super::find::{self, distinct};
 use super::{Config, Elsewhere, Scale};
 use cipherlab_platforms::conformance::TestRng;
 use cipherlab_platforms::{Info, RUNTIMES, Runner, cipherlab_ciphertext, missing, platforms_dir};
-use cipherlab_results::artifact::table::{Table, int, num, text};
+use cipherlab_results::artifact::table::{Cell, Table, int, num, text};
 use cipherlab_results::artifact::{Artifact, Content, Histogram};
 use cipherlab_results::id::{BenchId, Measurement, Phase, Runtime};
 use cipherlab_results::verdict::{Agreement, Order, Tally};
@@ -376,26 +376,26 @@ pub fn findings(study: &str, java: &[&Measurement], rust: &[&Measurement]) -> Op
         let v = if in_paper(alg.spec()) {
             let v = Agreement::of(Order::Slower, keygen);
             keygen_verdicts.push(v);
-            text(v)
+            Cell::from(v)
         } else {
-            text("beyond the paper")
+            Cell::from(text("beyond the paper"))
         };
         let ours = find::one(rust, &alg, Phase::Write, None, None);
         let vs = found[2].zip(ours).and_then(|(j, r)| per_byte_ratio(j, r));
         let unit = |m: Option<&Measurement>, div: f64| {
             m.map_or(Value::Null, |m| num(m.median_ns_per_op() / div))
         };
-        t.row(vec![
-            text(&alg),
-            text(&provider),
-            unit(found[0], 1e3),
-            unit(found[1], 1e3),
-            unit(found[2], 1e6),
-            unit(found[3], 1e6),
-            text(keygen.word()),
+        t.row::<Cell>(vec![
+            text(&alg).into(),
+            text(&provider).into(),
+            unit(found[0], 1e3).into(),
+            unit(found[1], 1e3).into(),
+            unit(found[2], 1e6).into(),
+            unit(found[3], 1e6).into(),
+            text(keygen.word()).into(),
             v,
-            text(find::ratio_text(vs)),
-            text(Order::of(vs.as_ref()).word()),
+            text(find::ratio_text(vs)).into(),
+            text(Order::of(vs.as_ref()).word()).into(),
         ]);
     }
     let aes = aes_outperformed(java);

@@ -13,7 +13,7 @@ use super::{Config, Study, StudyError, err};
 use crate::corpus::DataType;
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_results::artifact::Artifact;
-use cipherlab_results::artifact::table::{Table, text};
+use cipherlab_results::artifact::table::{Cell, Table, text};
 use cipherlab_results::id::{Measurement, Phase, Suite};
 use cipherlab_results::verdict::{Agreement, Order, Tally};
 
@@ -122,12 +122,12 @@ impl Study for ModesStudy {
                     );
                     ofb_verdicts.push(v4);
                     cfb_verdicts.push(v6);
-                    claims.row(vec![
-                        text(&fam_name),
-                        text(ofb.word()),
-                        text(v4),
-                        text(find::ratio_text(cfb)),
-                        text(v6),
+                    claims.row::<Cell>(vec![
+                        text(&fam_name).into(),
+                        text(ofb.word()).into(),
+                        v4.into(),
+                        text(find::ratio_text(cfb)).into(),
+                        v6.into(),
                     ]);
                 }
             }

@@ -17,7 +17,7 @@ use super::timing::{Target, add_decrypt, add_encrypt, add_init, add_keygen};
 use super::{Config, Elsewhere, Scale, Study, StudyError, err};
 use cipherlab_ciphers::asym::{AsymSpec, Curve, RsaPadding};
 use cipherlab_ciphers::{CipherSpec, Mode, catalogue};
-use cipherlab_results::artifact::table::{Table, int, num, text};
+use cipherlab_results::artifact::table::{Cell, Table, int, num, text};
 
 use crate::corpus::DataType;
 use cipherlab_harness::Settings;
@@ -180,8 +180,9 @@ impl Study for PhasesStudy {
                 text(largest),
                 text(format!("{:.0}%", share * 100.0)),
                 text(ours.word()),
-                text(v),
             ]);
+            let mut row: Vec<Cell> = row.into_iter().map(Cell::from).collect();
+            row.push(v.into());
             t.row(row);
         }
         t.note = format!(

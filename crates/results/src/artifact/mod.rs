@@ -9,7 +9,7 @@ pub mod table;
 use serde::{Deserialize, Serialize};
 
 pub use histogram::Histogram;
-pub use table::{Table, cell_text};
+pub use table::{Cell, Table, cell_text};
 
 /// One thing a study made, with where it belongs and a caption.
 #[derive(Debug, Clone, PartialEq)]

@@ -68,7 +68,7 @@ fn per_run_table(runs: &[Run], rows: &[Row<'_>]) -> String {
     for (name, f) in rows {
         let mut row = vec![serde_json::Value::from(*name)];
         row.extend(runs.iter().map(|r| serde_json::Value::from(f(r))));
-        t.rows.push(row);
+        t.row(row);
     }
     html::table("", &t)
 }

@@ -12,7 +12,7 @@ use cipherlab_ciphers::CipherSpec;
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_harness::stats::Ratio;
 use cipherlab_results::artifact::Artifact;
-use cipherlab_results::artifact::table::{Table, int, num, text};
+use cipherlab_results::artifact::table::{Cell, Table, int, num, text};
 use cipherlab_results::id::Measurement;
 use cipherlab_results::verdict::{Agreement, Order, Tally};
 
@@ -308,11 +308,11 @@ fn claims_table(claims: &[Claim], ms: &[&Measurement]) -> Artifact {
         "verdict",
     ]);
     for c in claims {
-        t.row(vec![
-            text(&c.claim),
-            text(find::ratio_text(c.ratio)),
-            text(c.ours.word()),
-            text(c.verdict()),
+        t.row::<Cell>(vec![
+            text(&c.claim).into(),
+            text(find::ratio_text(c.ratio)).into(),
+            text(c.ours.word()).into(),
+            c.verdict().into(),
         ]);
     }
     let ranking = our_ranking(ms);
