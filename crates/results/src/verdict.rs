@@ -13,6 +13,7 @@
 
 use std::fmt;
 
+use crate::artifact::{Artifact, cell_text};
 use cipherlab_harness::stats::Ratio;
 use serde::{Deserialize, Serialize};
 
@@ -186,6 +187,75 @@ impl fmt::Display for Tally {
             self.agrees, self.differs, self.cant_tell
         )
     }
+}
+
+/// One paper claim a run checked: a verdict cell of a study's table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Claim {
+    /// The study whose table holds it.
+    pub study: String,
+    /// What was checked: the row's first cell, with the column's heading unless that is
+    /// just "verdict".
+    pub claim: String,
+    /// The verdict.
+    pub verdict: Agreement,
+}
+
+/// Every paper claim a run checked, counted, with the differing ones listed: what a
+/// reader wants first, at the end of `cipherlab bench` and at the top of the report.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Claims {
+    /// The verdicts counted.
+    pub tally: Tally,
+    /// The claims this run differs from, in study and table order.
+    pub differing: Vec<Claim>,
+}
+
+impl Claims {
+    /// "42 paper claims checked: 30 agree, 5 differ, 7 can't tell", then one line per
+    /// differing claim (`study: claim`).
+    pub fn to_text(&self) -> String {
+        let mut out = format!(
+            "paper claims checked: {} ({})",
+            self.tally.total(),
+            self.tally
+        );
+        if !self.differing.is_empty() {
+            out.push_str("\ndiffering:");
+            for c in &self.differing {
+                out.push_str(&format!("\n  {}: {}", c.study, c.claim));
+            }
+        }
+        out
+    }
+}
+
+/// The claims checked by the verdict cells of `artifacts`' tables (typed verdicts only:
+/// tables stored before verdicts were typed hold them as text, and are not counted).
+pub fn claims(artifacts: &[Artifact]) -> Claims {
+    let mut out = Claims::default();
+    for a in artifacts {
+        let Some(t) = a.as_table() else { continue };
+        for (r, c, verdict) in t.verdicts() {
+            out.tally.add(verdict);
+            if verdict != Agreement::Differs {
+                continue;
+            }
+            let row = t.rows[r].first().map(cell_text).unwrap_or_default();
+            let column = t.columns.get(c).map_or("", String::as_str);
+            let claim = if column.is_empty() || column.eq_ignore_ascii_case("verdict") {
+                row
+            } else {
+                format!("{row} ({column})")
+            };
+            out.differing.push(Claim {
+                study: a.study.clone(),
+                claim,
+                verdict,
+            });
+        }
+    }
+    out
 }
 
 #[cfg(test)]
