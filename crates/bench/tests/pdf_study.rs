@@ -31,7 +31,7 @@ fn table(artifacts: &[Artifact], name: &str) -> Table {
     a.as_table().expect("a table").clone()
 }
 
-fn row<'t>(t: &'t Table, first: &str) -> &'t [serde_json::Value] {
+fn row<'t>(t: &'t Table, first: &str) -> &'t [cipherlab_results::artifact::Cell] {
     t.rows
         .iter()
         .find(|r| r[0] == first)

@@ -7,7 +7,7 @@ use std::time::Duration;
 use cipherlab_bench::pipeline::{self, Event, Plan};
 use cipherlab_bench::studies::{CipherFilter, Config, Scale, by_name};
 use cipherlab_harness::Settings;
-use cipherlab_results::artifact::Content;
+use cipherlab_results::artifact::{Cell, Content, cell_text};
 use cipherlab_results::store::{Location, Store};
 
 /// The sampling profiler is one per process: the tests that profile take turns.
@@ -230,9 +230,7 @@ fn the_pdf_study_says_where_its_time_went_from_the_profiles() {
         .and_then(|a| a.as_table())
         .expect("the pdf study's profile table");
     let col = |name: &str| table.columns.iter().position(|c| c == name).unwrap();
-    let pct = |v: &serde_json::Value| -> f64 {
-        v.as_str().unwrap().trim_end_matches('%').parse().unwrap()
-    };
+    let pct = |c: &Cell| -> f64 { cell_text(c).trim_end_matches('%').parse().unwrap() };
     assert!(!table.rows.is_empty());
     let mut cipher_seen = false;
     for row in &table.rows {
@@ -242,8 +240,8 @@ fn the_pdf_study_says_where_its_time_went_from_the_profiles() {
             .sum();
         assert!((sum - 100.0).abs() <= 3.0, "shares add to {sum}: {row:?}");
         cipher_seen |= pct(&row[col("cipher")]) > 0.0;
-        let verdict = row[col("more time in")].as_str().unwrap();
-        assert!(["the cipher", "PDF handling", "can't tell"].contains(&verdict));
+        let verdict = cell_text(&row[col("more time in")]);
+        assert!(["the cipher", "PDF handling", "can't tell"].contains(&verdict.as_str()));
     }
     assert!(cipher_seen, "no figure spent any sample in cipher code");
 }

@@ -19,6 +19,7 @@ use cipherlab_results::id::Measurement;
 use cipherlab_results::ranking;
 use cipherlab_results::report;
 use cipherlab_results::store::Store;
+use cipherlab_results::verdict;
 use serde_json::{Value, json};
 
 use crate::results;
@@ -236,6 +237,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             "next: `cipherlab report {0}` (HTML page, CSV, JSON), `cipherlab compare <earlier run> {0}`",
             run.id
         );
+        print_claims(&run.artifacts);
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -421,6 +423,12 @@ fn print_people(run: &Run) {
     }
 }
 
+/// Last, what a reader wants first: every paper claim the run checked, counted, and the
+/// ones it differs from by study and claim.
+fn print_claims(artifacts: &[Artifact]) {
+    println!("\n{}", verdict::claims(artifacts).to_text());
+}
+
 /// Writes the run's HTML report (atomically) and returns its path. The run is read back
 /// from the store so the page shows exactly what `cipherlab report` would.
 fn write_report(args: &Args, store: &Store, run_id: i64) -> Result<PathBuf> {
@@ -472,6 +480,7 @@ fn print_json(run: &Run, report: Option<&std::path::Path>) -> Result<()> {
         "extra_slices": run.extra.slices,
         "cpu_speed": run.validity.steadiness,
         "studies": per_study,
+        "claims": verdict::claims(artifacts),
     });
     println!("{}", serde_json::to_string_pretty(&out)?);
     Ok(())

@@ -63,6 +63,14 @@ fn a_study_is_stored_ranked_and_compared_with_its_paper() {
         .find(|a| a.kind() == ArtifactKind::Table)
         .unwrap();
     assert_eq!(table.study, "modes");
+    // Last in the output, the paper claims the run checked (modes' OFB and CFB claims),
+    // counted as the stored run's typed verdicts count them.
+    let claims = cipherlab_results::verdict::claims(&run.artifacts);
+    assert!(claims.tally.total() >= 2, "{claims:?}");
+    let at = out
+        .find(&format!("paper claims checked: {} (", claims.tally.total()))
+        .unwrap_or_else(|| panic!("no claims summary: {out}"));
+    assert!(at > out.find("saved as run 1").unwrap(), "{out}");
     // The same run's JSON summary.
     let json = ok(&run_json(dir.path()));
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
@@ -73,6 +81,9 @@ fn a_study_is_stored_ranked_and_compared_with_its_paper() {
     let tables = v["studies"][0]["tables"].as_array().unwrap();
     assert_eq!(tables.len(), 3, "{tables:?}");
     assert!(tables.iter().any(|t| t["name"] == "kernels"), "{tables:?}");
+    // The claims summary, counted and listed.
+    assert!(v["claims"]["tally"]["agrees"].is_u64(), "{json}");
+    assert!(v["claims"]["differing"].is_array(), "{json}");
     // The core's speed: null when the run was too short for five readings.
     let speed = v.as_object().unwrap().get("cpu_speed").unwrap();
     assert!(

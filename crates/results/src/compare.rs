@@ -6,7 +6,8 @@
 //!   bootstrap interval from the raw samples of both ([`cipherlab_harness::stats::ratio_ci`],
 //!   Efron & Tibshirani 1993). B is called *faster* only when the whole interval lies
 //!   below 1 (`1 - threshold` with a threshold), *slower* only when it lies above 1;
-//!   an interval that includes 1 is *no significant change*, never a difference.
+//!   an interval that includes 1 is *no significant change*, never a difference. The
+//!   call is [`crate::verdict::Order`] at the threshold, the findings' decision.
 //! * **Rankings**: per study, each run's headline ranking ([`crate::ranking`]: ties where
 //!   intervals overlap, noisy figures set apart). The runs *agree* when no two ciphers
 //!   ranked in both are strictly ordered one way in A and the other way in B; a tie in
@@ -22,6 +23,7 @@ use serde::Serialize;
 use crate::id::{BenchId, Measurement};
 use crate::ranking;
 use crate::store::Run;
+use crate::verdict::Order;
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_harness::stats::{Bootstrap, Interval};
 
@@ -49,15 +51,14 @@ impl Verdict {
     }
 
     /// The verdict for an interval of `B / A`, given a practical threshold (0: any
-    /// significant change counts; 0.05: changes under 5% are treated as none).
+    /// significant change counts; 0.05: changes under 5% are treated as none): the
+    /// [`Order`] of B against A at that margin, with "the same" and "can't tell" both
+    /// no significant change.
     pub fn of(ci: &Interval, threshold: f64) -> Verdict {
-        let t = threshold.max(0.0);
-        if ci.high < 1.0 - t && ci.high < 1.0 {
-            Verdict::Faster
-        } else if ci.low > 1.0 + t && ci.low > 1.0 {
-            Verdict::Slower
-        } else {
-            Verdict::Unchanged
+        match Order::within(ci.low, ci.high, threshold) {
+            Order::Faster => Verdict::Faster,
+            Order::Slower => Verdict::Slower,
+            Order::Same | Order::CantTell => Verdict::Unchanged,
         }
     }
 }

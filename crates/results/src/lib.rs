@@ -12,6 +12,7 @@
 //! | [`store`] | the results database, SQLite or PostgreSQL (schema in `docs/results.md`) |
 //! | [`report`] | the self-contained HTML report (SVG plots, tables, histograms, pictures) and the CSV/JSON/JMH/Google Benchmark exporters |
 //! | [`time`] | Unix milliseconds and their UTC spelling |
+//! | [`verdict`] | one answer to "is A faster than B" (`Order`) and "does this run agree with the paper" (`Agreement`), the margin for "the same", and a run's claims summary |
 //!
 //! Keeping a measurement and reading it back:
 //!
@@ -43,3 +44,4 @@ pub mod ranking;
 pub mod report;
 pub mod store;
 pub mod time;
+pub mod verdict;

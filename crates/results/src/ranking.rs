@@ -1,7 +1,7 @@
 //! Rankings: which of a group of comparable measurements (the same study, phase, size,
 //! input and timer) is faster than which. Two figures are compared pair by pair
 //! ([`decide`]): *ordered* when their 99% intervals are apart and their medians more
-//! than [`EQUIVALENCE`] apart, *tied* when the medians are within [`EQUIVALENCE`] and
+//! than [`MARGIN`] apart, *tied* when the medians are within [`MARGIN`] and
 //! the intervals narrow enough to say so, and *undecided* otherwise (the intervals
 //! overlap, or reach beyond the margin): a wide interval blocks only the
 //! comparisons it overlaps, never a figure wholesale. A figure's rank is one more than
@@ -17,6 +17,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use crate::artifact::Table;
 use crate::id::{BenchId, Measurement, Phase};
+use crate::verdict::MARGIN;
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -28,7 +29,7 @@ pub struct Ranking<'m> {
     /// figures ordered ahead; equal ranks: no order claimed between them).
     pub ranked: Vec<(usize, &'m Measurement)>,
     /// For each entry of `ranked`, the positions in `ranked` of the figures it could not
-    /// be ordered against (overlapping intervals, medians more than [`EQUIVALENCE`]
+    /// be ordered against (overlapping intervals, medians more than [`MARGIN`]
     /// apart).
     pub undecided: Vec<Vec<usize>>,
     /// Measurements with too few samples to rank at all.
@@ -68,28 +69,18 @@ pub fn headline<'m>(ms: &[&'m Measurement]) -> Option<Ranking<'m>> {
     ))
 }
 
-/// Medians closer than this fraction share a rank even when their intervals do not
-/// overlap. A run's intervals come from its own samples, in one process; they cannot see
-/// what changes from one process to the next (code and buffer placement, the CPU's clock
-/// state). Two back-to-back `bench --quick` runs on an idle machine (docs/BENCHMARKS.md,
-/// "Repeatability") moved 10% of 562 figures by more than 2% and 5% of them by more than
-/// 4%, with intervals that excluded no change; RC4-40 and RC4-128, which do the same work
-/// per byte, swapped places. An order that the next process may reverse is not claimed.
-/// The same margin as the findings' "the same" (`cipherlab_results::studies::find::SAME_MARGIN`).
-pub const EQUIVALENCE: f64 = 0.05;
-
 /// What a run can say about the order of two figures of one group.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Decision {
     /// The one with the smaller median is faster: the intervals are apart and the medians
-    /// more than [`EQUIVALENCE`] apart.
+    /// more than [`MARGIN`] apart.
     Ordered,
-    /// The medians are within [`EQUIVALENCE`] and both intervals lie within a span of
+    /// The medians are within [`MARGIN`] and both intervals lie within a span of
     /// twice that: the same rank, no order claimed, and more samples would not make one
     /// that the next process keeps.
     Tied,
-    /// Neither: the intervals overlap with medians further apart than [`EQUIVALENCE`],
+    /// Neither: the intervals overlap with medians further apart than [`MARGIN`],
     /// or the medians are close but an interval reaches beyond the margin. More samples
     /// could decide.
     Undecided,
@@ -195,7 +186,7 @@ pub struct Census {
     pub pairs: usize,
     /// Pairs ordered.
     pub ordered: usize,
-    /// Pairs tied (medians within [`EQUIVALENCE`], intervals within its span).
+    /// Pairs tied (medians within [`MARGIN`], intervals within its span).
     pub tied: usize,
     /// Pairs undecided (overlapping intervals, medians further apart).
     pub undecided: usize,
@@ -220,7 +211,7 @@ impl Census {
             self.pairs,
             self.ordered,
             self.tied,
-            EQUIVALENCE * 100.0,
+            MARGIN * 100.0,
             self.undecided,
         )
     }
@@ -357,11 +348,11 @@ pub fn pair_agreement(a: &[Measurement], b: &[Measurement]) -> PairAgreement {
 }
 
 /// Whether the intervals of `a` and `b` together span no more than twice
-/// [`EQUIVALENCE`]: narrow enough to call two close medians the same.
+/// [`MARGIN`]: narrow enough to call two close medians the same.
 fn within_margin(a: &Measurement, b: &Measurement) -> bool {
     let (a_lo, a_hi) = interval_ns(a);
     let (b_lo, b_hi) = interval_ns(b);
-    a_hi.max(b_hi) <= a_lo.min(b_lo) * (1.0 + 2.0 * EQUIVALENCE)
+    a_hi.max(b_hi) <= a_lo.min(b_lo) * (1.0 + 2.0 * MARGIN)
 }
 
 /// Whether the median intervals of `a` and `b` overlap (in ns per call).
@@ -371,9 +362,9 @@ fn overlaps(a: &Measurement, b: &Measurement) -> bool {
     a_lo <= b_hi && b_lo <= a_hi
 }
 
-/// Whether `b`'s median (the slower) is within [`EQUIVALENCE`] of `a`'s.
+/// Whether `b`'s median (the slower) is within [`MARGIN`] of `a`'s.
 fn equivalent(a: &Measurement, b: &Measurement) -> bool {
-    b.median_ns_per_op() <= a.median_ns_per_op() * (1.0 + EQUIVALENCE)
+    b.median_ns_per_op() <= a.median_ns_per_op() * (1.0 + MARGIN)
 }
 
 /// The median's interval in ns per call, whatever the unit (ops/s is inverted).
@@ -462,7 +453,7 @@ impl Ranking<'_> {
             "A rank is one more than the figures ordered ahead (99% intervals apart and \
              medians more than {:.0}% apart); equal ranks claim no order. {open} of {} \
              figures have a neighbour whose interval overlaps theirs (\"undecided against\").",
-            EQUIVALENCE * 100.0,
+            MARGIN * 100.0,
             self.ranked.len()
         );
         t

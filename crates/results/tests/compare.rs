@@ -207,7 +207,7 @@ fn figures_in_one_run_only_are_counted_not_compared() {
 /// order.
 #[test]
 fn medians_within_the_equivalence_margin_share_a_rank() {
-    use cipherlab_results::ranking::{EQUIVALENCE, rank};
+    use cipherlab_results::{ranking::rank, verdict::MARGIN as EQUIVALENCE};
     const { assert!(EQUIVALENCE > 0.02 && EQUIVALENCE < 0.2) };
     let mut store = Store::open_in_memory().unwrap();
     let m = MachineInfo::detect();

@@ -575,3 +575,46 @@ fn a_profile_is_drawn_as_a_flame_graph_without_script() {
     assert!(page.contains("width=\"240.00\""));
     assert!(!page.contains("<script"));
 }
+
+#[test]
+fn the_claims_summary_is_at_the_top_before_the_first_study() {
+    use cipherlab_results::artifact::Cell;
+    use cipherlab_results::verdict::Agreement;
+    let mut claims = Table::new(&["the paper's claim, tested", "verdict"]);
+    for (claim, v) in [
+        ("AES is faster than DES", Agreement::Agrees),
+        ("RC4 is slower with a longer key", Agreement::Differs),
+        ("Blowfish is the fastest", Agreement::CantTell),
+    ] {
+        claims.row(vec![Cell::from(Value::from(claim)), v.into()]);
+    }
+    let ms = [measurement(
+        id("data-size", "aes-128-ecb", "encrypt", 65_536, "bmp"),
+        samples(20_000.0, 0.01, 20, 1),
+    )];
+    let mut store = Store::open_in_memory().unwrap();
+    let run = saved(
+        &mut store,
+        MachineInfo::detect(),
+        &ms,
+        &[claims.artifact("data-size", "claims", "Claims")],
+    );
+    let page = report::html(std::slice::from_ref(&run), "db", &[]);
+    let summary = page
+        .find("3 paper claims checked: 1 agree, 1 differ, 1 can&#39;t tell")
+        .unwrap_or_else(|| panic!("no summary in the page"));
+    let differing = page.find("RC4 is slower with a longer key").unwrap();
+    let first_study = page.find("<h2 id=\"study-").unwrap();
+    let machine = page.find("<h2 id=\"machine\"").unwrap();
+    assert!(summary < differing && differing < machine && machine < first_study);
+    // The verdict cells in the study's table carry their type as a class.
+    assert!(page.contains("class=\"verdict differs\""));
+    // A run without verdicts says so, rather than counting zero silently.
+    let bare = report::html(&[run_without_claims()], "db", &[]);
+    assert!(bare.contains("no paper claim checked"));
+}
+
+fn run_without_claims() -> Run {
+    let mut store = Store::open_in_memory().unwrap();
+    saved(&mut store, MachineInfo::detect(), &[], &[])
+}

@@ -16,6 +16,7 @@ use cipherlab_harness::machine::MachineInfo;
 use cipherlab_results::artifact::Artifact;
 use cipherlab_results::artifact::table::{Table, num, text};
 use cipherlab_results::id::{Measurement, Phase, Suite};
+use cipherlab_results::verdict::{Agreement, Order, Tally};
 
 pub struct DataSizeStudy;
 
@@ -150,7 +151,7 @@ impl Study for DataSizeStudy {
             } else {
                 "your largest file beside the paper's 100 MB BMP"
             },
-            find::tally(verdicts.iter().copied()),
+            Tally::of(verdicts.iter().copied()),
             match des_over_aes {
                 Some((low, paper_des_aes)) if aes_ni && low > 2.0 * paper_des_aes => format!(
                     " AES pulls far ahead here (DES/AES at least {low:.1} against the paper's {paper_des_aes:.1}): \
@@ -239,7 +240,7 @@ fn table3_pairs<'m>(
     ciphers: &[CipherSpec],
     paper: &[f64],
     at: &dyn Fn(&CipherSpec) -> Option<&'m Measurement>,
-) -> Vec<&'static str> {
+) -> Vec<Agreement> {
     let mut out = Vec::new();
     for i in 0..ciphers.len() {
         for j in i + 1..ciphers.len() {
@@ -247,15 +248,15 @@ fn table3_pairs<'m>(
                 continue;
             };
             let published = if paper[i] > paper[j] {
-                find::Order::Slower
+                Order::Slower
             } else if paper[i] < paper[j] {
-                find::Order::Faster
+                Order::Faster
             } else {
-                find::Order::Same
+                Order::Same
             };
-            out.push(find::agreement(
+            out.push(Agreement::of(
                 published,
-                find::Order::of(find::ratio(a, b).as_ref()),
+                Order::of(find::ratio(a, b).as_ref()),
             ));
         }
     }

@@ -12,8 +12,9 @@ use super::{Config, Study, StudyError, err};
 use crate::corpus::DataType;
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_results::artifact::Artifact;
-use cipherlab_results::artifact::table::{Table, num, text};
+use cipherlab_results::artifact::table::{Cell, Table, num, text};
 use cipherlab_results::id::{Measurement, Phase, Suite};
+use cipherlab_results::verdict::{Agreement, Order, Tally};
 
 pub struct DataTypeStudy;
 
@@ -112,27 +113,27 @@ impl Study for DataTypeStudy {
             });
             // "The same" within 5% both ways: sub-percent effects of memory layout are
             // real but nobody chooses a cipher by them.
-            let ours = find::Order::of(r.as_ref());
-            let v = find::agreement(find::Order::Same, ours);
-            if v == "differs" {
+            let ours = Order::of(r.as_ref());
+            let v = Agreement::of(Order::Same, ours);
+            if v == Agreement::Differs {
                 differ.push(alg.to_string());
             }
             verdicts.push(v);
-            t.row(vec![
-                text(&alg),
-                num(mean_rate),
-                text(&fast.id.data_type),
-                text(&slow.id.data_type),
-                text(find::ratio_text(r)),
-                text(ours.word()),
-                text(v),
+            t.row::<Cell>(vec![
+                text(&alg).into(),
+                num(mean_rate).into(),
+                text(&fast.id.data_type).into(),
+                text(&slow.id.data_type).into(),
+                text(find::ratio_text(r)).into(),
+                text(ours.word()).into(),
+                v.into(),
             ]);
         }
         t.note = format!(
             "Paper (Fig. 2): \"encryption time does not vary according to the type of the data\". \
              This run, per cipher (the slowest type's time per byte against the fastest's, the \
              same when the whole 99% interval is within 5% of 1): {}.{}",
-            find::tally(verdicts.iter().copied()),
+            Tally::of(verdicts.iter().copied()),
             if differ.is_empty() {
                 String::new()
             } else {

@@ -11,8 +11,9 @@ use super::{Config, Study, StudyError, err};
 use crate::corpus::DataType;
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_results::artifact::Artifact;
-use cipherlab_results::artifact::table::{Table, num, text};
+use cipherlab_results::artifact::table::{Cell, Table, num, text};
 use cipherlab_results::id::{Measurement, Suite, same_cipher};
+use cipherlab_results::verdict::{Agreement, Order, Tally};
 
 pub struct DensityStudy;
 
@@ -114,9 +115,9 @@ impl Study for DensityStudy {
                 r.interval.high = k / lo;
                 r
             });
-            let ours = find::Order::of(r.as_ref());
-            let v = find::agreement(find::Order::Same, ours);
-            if v == "differs" {
+            let ours = Order::of(r.as_ref());
+            let v = Agreement::of(Order::Same, ours);
+            if v == Agreement::Differs {
                 differ.push(alg.to_string());
             }
             verdicts.push(v);
@@ -124,21 +125,28 @@ impl Study for DensityStudy {
                 .iter()
                 .position(|c| alg.spec().is_some_and(|s| same_cipher(s, c)))
                 .map(|i| TABLE4[i]);
-            t.row(vec![
-                text(&alg),
-                paper.map_or(serde_json::Value::Null, |p| num(p.1)),
-                paper.map_or(serde_json::Value::Null, |p| num(p.3 / p.1)),
-                find::mb_per_s(d).map_or(serde_json::Value::Null, num),
-                text(find::ratio_text(r)),
-                paper.map_or(serde_json::Value::Null, |p| num(p.2 / p.0)),
-                text(find::ratio_text(find::ratio(s, d))),
+            t.row::<Cell>(vec![
+                text(&alg).into(),
+                paper.map_or(serde_json::Value::Null, |p| num(p.1)).into(),
+                paper
+                    .map_or(serde_json::Value::Null, |p| num(p.3 / p.1))
+                    .into(),
+                find::mb_per_s(d)
+                    .map_or(serde_json::Value::Null, num)
+                    .into(),
+                text(find::ratio_text(r)).into(),
+                paper
+                    .map_or(serde_json::Value::Null, |p| num(p.2 / p.0))
+                    .into(),
+                text(find::ratio_text(find::ratio(s, d))).into(),
                 // The ratio is of rates: "slower" is a higher rate, so say it plainly.
                 text(match ours {
-                    find::Order::Slower => "sparse faster",
-                    find::Order::Faster => "sparse slower",
+                    Order::Slower => "sparse faster",
+                    Order::Faster => "sparse slower",
                     other => other.word(),
-                }),
-                text(v),
+                })
+                .into(),
+                v.into(),
             ]);
         }
         t.note = format!(
@@ -147,7 +155,7 @@ impl Study for DensityStudy {
              whole 99% interval of the rates' ratio is within 5% of 1): {}.{} The times' ratio \
              follows the files' sizes (the paper's sparse file is 72.0 MB, its dense one 61.4 MB; \
              ours are the sizes of the inputs above).",
-            find::tally(verdicts.iter().copied()),
+            Tally::of(verdicts.iter().copied()),
             if differ.is_empty() {
                 String::new()
             } else {

@@ -18,8 +18,9 @@ use super::java_stream::{exchange, versions};
 use super::public_key::MESSAGE;
 use super::{Config, Elsewhere, Scale};
 use cipherlab_results::artifact::Artifact;
-use cipherlab_results::artifact::table::{Table, num, text};
+use cipherlab_results::artifact::table::{Cell, Table, num, text};
 use cipherlab_results::id::{BenchId, Measurement, Phase, Runtime, Subject};
+use cipherlab_results::verdict::{Agreement, Order, Tally};
 
 /// The phases the runner times, in its names' order.
 const PHASES: [(Phase, &str); 4] = [
@@ -258,10 +259,7 @@ pub fn findings(study: &str, java: &[&Measurement], rust: &[&Measurement]) -> Op
         };
         let private_public = ratio(of(Phase::Decrypt), of(Phase::Encrypt));
         let is_rsa = matches!(AsymSpec::parse(alg.name()), Ok(AsymSpec::Rsa { .. }));
-        let v = find::agreement(
-            find::Order::Slower,
-            find::Order::of(private_public.as_ref()),
-        );
+        let v = Agreement::of(Order::Slower, Order::of(private_public.as_ref()));
         if is_rsa {
             verdicts.push(v);
         }
@@ -270,27 +268,23 @@ pub fn findings(study: &str, java: &[&Measurement], rust: &[&Measurement]) -> Op
         };
         let against = |p: Phase| {
             let r = ratio(of(p), ours(p));
-            format!(
-                "{} ({})",
-                find::ratio_text(r),
-                find::Order::of(r.as_ref()).word()
-            )
+            format!("{} ({})", find::ratio_text(r), Order::of(r.as_ref()).word())
         };
-        t.row(vec![
-            text(&alg),
-            text(&provider),
-            median(of(Phase::Keygen), 1e6),
-            median(of(Phase::Init), 1e3),
-            median(of(Phase::Encrypt), 1e3),
-            median(of(Phase::Decrypt), 1e3),
-            text(find::ratio_text(private_public)),
-            text(if is_rsa {
-                v.to_string()
+        t.row::<Cell>(vec![
+            text(&alg).into(),
+            text(&provider).into(),
+            median(of(Phase::Keygen), 1e6).into(),
+            median(of(Phase::Init), 1e3).into(),
+            median(of(Phase::Encrypt), 1e3).into(),
+            median(of(Phase::Decrypt), 1e3).into(),
+            text(find::ratio_text(private_public)).into(),
+            if is_rsa {
+                Cell::from(v)
             } else {
-                "beyond the paper".to_string()
-            }),
-            text(against(Phase::Encrypt)),
-            text(against(Phase::Decrypt)),
+                text("beyond the paper").into()
+            },
+            text(against(Phase::Encrypt)).into(),
+            text(against(Phase::Decrypt)).into(),
         ]);
     }
     t.note = format!(
@@ -299,7 +293,7 @@ pub fn findings(study: &str, java: &[&Measurement], rust: &[&Measurement]) -> Op
          Java / cipherlab: the same operation in the JVM over cipherlab's (OpenSSL) on this machine, \
          slower/faster when the whole interval is beyond 5% of 1. Java's init creates the encrypting \
          cipher only, cipherlab's binds both contexts.",
-        find::tally(verdicts.iter().copied())
+        Tally::of(verdicts.iter().copied())
     );
     Some(t.artifact(
         study,

@@ -19,9 +19,10 @@ use super::find::{self, distinct};
 use super::{Config, Elsewhere, Scale};
 use cipherlab_platforms::conformance::TestRng;
 use cipherlab_platforms::{Info, RUNTIMES, Runner, cipherlab_ciphertext, missing, platforms_dir};
-use cipherlab_results::artifact::table::{Table, int, num, text};
+use cipherlab_results::artifact::table::{Cell, Table, int, num, text};
 use cipherlab_results::artifact::{Artifact, Content, Histogram};
 use cipherlab_results::id::{BenchId, Measurement, Phase, Runtime};
+use cipherlab_results::verdict::{Agreement, Order, Tally};
 
 /// The data type of the Java figures: the JVM's own serialization stream.
 pub const DATA_TYPE: &str = "java-objects";
@@ -366,35 +367,35 @@ pub fn findings(study: &str, java: &[&Measurement], rust: &[&Measurement]) -> Op
             .iter()
             .flatten()
             .max_by(|a, b| a.median_ns_per_op().total_cmp(&b.median_ns_per_op()));
-        let keygen = find::Order::of(
+        let keygen = Order::of(
             found[0]
                 .zip(slowest_other)
                 .and_then(|(k, o)| find::ratio(k, o))
                 .as_ref(),
         );
         let v = if in_paper(alg.spec()) {
-            let v = find::agreement(find::Order::Slower, keygen);
+            let v = Agreement::of(Order::Slower, keygen);
             keygen_verdicts.push(v);
-            v
+            Cell::from(v)
         } else {
-            "beyond the paper"
+            Cell::from(text("beyond the paper"))
         };
         let ours = find::one(rust, &alg, Phase::Write, None, None);
         let vs = found[2].zip(ours).and_then(|(j, r)| per_byte_ratio(j, r));
         let unit = |m: Option<&Measurement>, div: f64| {
             m.map_or(Value::Null, |m| num(m.median_ns_per_op() / div))
         };
-        t.row(vec![
-            text(&alg),
-            text(&provider),
-            unit(found[0], 1e3),
-            unit(found[1], 1e3),
-            unit(found[2], 1e6),
-            unit(found[3], 1e6),
-            text(keygen.word()),
-            text(v),
-            text(find::ratio_text(vs)),
-            text(find::Order::of(vs.as_ref()).word()),
+        t.row::<Cell>(vec![
+            text(&alg).into(),
+            text(&provider).into(),
+            unit(found[0], 1e3).into(),
+            unit(found[1], 1e3).into(),
+            unit(found[2], 1e6).into(),
+            unit(found[3], 1e6).into(),
+            text(keygen.word()).into(),
+            v,
+            text(find::ratio_text(vs)).into(),
+            text(Order::of(vs.as_ref()).word()).into(),
         ]);
     }
     let aes = aes_outperformed(java);
@@ -409,7 +410,7 @@ pub fn findings(study: &str, java: &[&Measurement], rust: &[&Measurement]) -> Op
          authenticated container, the only way it writes an AEAD stream). cipherlab's graph is postcard, not \
          Java's serialization format: the streams differ in length and layout, so this compares what an \
          application pays per byte of objects in each runtime, not the ciphers alone.",
-        find::tally(keygen_verdicts.iter().copied()),
+        Tally::of(keygen_verdicts.iter().copied()),
         aes
     );
     Some(t.artifact(
@@ -449,10 +450,7 @@ fn aes_outperformed(java: &[&Measurement]) -> String {
         let Some(a) = write(&aes) else { continue };
         for other in &CIPHERS[..3] {
             let Some(o) = write(other) else { continue };
-            let v = find::agreement(
-                find::Order::Faster,
-                find::Order::of(find::ratio(a, o).as_ref()),
-            );
+            let v = Agreement::of(Order::Faster, Order::of(find::ratio(a, o).as_ref()));
             parts.push(format!("{provider} against {} {v}", other.algorithm.title));
         }
     }

@@ -13,8 +13,9 @@ use super::{Config, Scale, Study, StudyError, err};
 use crate::corpus::DataType;
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_results::artifact::Artifact;
-use cipherlab_results::artifact::table::{Table, num, text};
+use cipherlab_results::artifact::table::{Cell, Table, num, text};
 use cipherlab_results::id::{Measurement, Phase, Suite};
+use cipherlab_results::verdict::{Agreement, Order, Tally};
 
 pub struct KeySizeStudy;
 
@@ -119,34 +120,39 @@ impl Study for KeySizeStudy {
             };
             let enc_ratio = ends(&enc);
             let (ours, verdict) = if e0.1 == e1.1 {
-                ("one key size", "-")
+                ("one key size", Cell::from(text("-")))
             } else {
                 // The paper's claim for this family (Fig. 5's text).
                 let published = if fam == catalogue::RC4.name {
-                    find::Order::Faster
+                    Order::Faster
                 } else {
-                    find::Order::Slower
+                    Order::Slower
                 };
-                let ours = find::Order::of(enc_ratio.as_ref());
-                let v = find::agreement(published, ours);
+                let ours = Order::of(enc_ratio.as_ref());
+                let v = Agreement::of(published, ours);
                 verdicts.push(v);
-                (ours.word(), v)
+                (ours.word(), Cell::from(v))
             };
-            t.row(vec![
-                text(fam),
+            t.row::<Cell>(vec![
+                text(fam).into(),
                 text(if e0.1 == e1.1 {
                     e0.1.to_string()
                 } else {
                     format!("{}..{}", e0.1, e1.1)
-                }),
-                find::mb_per_s(e0.0).map_or(serde_json::Value::Null, num),
-                text(find::ratio_text(enc_ratio)),
-                text(find::ratio_text(ends(&init))),
-                init.last().map_or(serde_json::Value::Null, |m| {
-                    num(m.0.median_ns_per_op() / 1e3)
-                }),
-                text(ours),
-                text(verdict),
+                })
+                .into(),
+                find::mb_per_s(e0.0)
+                    .map_or(serde_json::Value::Null, num)
+                    .into(),
+                text(find::ratio_text(enc_ratio)).into(),
+                text(find::ratio_text(ends(&init))).into(),
+                init.last()
+                    .map_or(serde_json::Value::Null, |m| {
+                        num(m.0.median_ns_per_op() / 1e3)
+                    })
+                    .into(),
+                text(ours).into(),
+                verdict,
             ]);
         }
         t.note = format!(
@@ -157,7 +163,7 @@ impl Study for KeySizeStudy {
              encryption. Of the algorithms, only AES runs more rounds with a larger key (10, 12, 14); \
              3DES runs 48 rounds at both sizes, and Blowfish's, RC2's and RC4's key shapes only their \
              key schedule, which the init column times apart.",
-            find::tally(verdicts.iter().copied())
+            Tally::of(verdicts.iter().copied())
         );
         Ok(vec![t.artifact(
             NAME,

@@ -18,8 +18,9 @@ use super::{Config, Scale, Study, StudyError, err};
 use crate::corpus::DataType;
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_results::artifact::Artifact;
-use cipherlab_results::artifact::table::{Table, int, num, text};
+use cipherlab_results::artifact::table::{Cell, Table, int, num, text};
 use cipherlab_results::id::{BenchId, Measurement, Phase, Subject, Suite};
+use cipherlab_results::verdict::{Agreement, Order, Tally};
 
 pub struct LwcStudy;
 
@@ -178,30 +179,24 @@ impl Study for LwcStudy {
                     let r = base.and_then(|b| find::ratio(ours, b));
                     let paper_ratio = paper_ns[i] / baseline_ns[i];
                     let verdict = if variant == baseline {
-                        "-"
+                        Cell::from(text("-"))
                     } else {
-                        let published = if paper_ratio > 1.0 + find::SAME_MARGIN {
-                            find::Order::Slower
-                        } else if paper_ratio < 1.0 - find::SAME_MARGIN {
-                            find::Order::Faster
-                        } else {
-                            find::Order::Same
-                        };
-                        let v = find::agreement(published, find::Order::of(r.as_ref()));
+                        let published = Order::of_value(paper_ratio);
+                        let v = Agreement::of(published, Order::of(r.as_ref()));
                         verdicts.push(v);
-                        v
+                        Cell::from(v)
                     };
-                    t.row(vec![
-                        text(variant),
-                        text(phase),
-                        int(size),
-                        num(paper_ns[i]),
-                        num(mib_s(size, paper_ns[i])),
-                        num(paper_ratio),
-                        num(ours.median_ns_per_op()),
-                        num(mib_s(size, ours.median_ns_per_op())),
-                        text(find::ratio_text(r)),
-                        text(verdict),
+                    t.row::<Cell>(vec![
+                        text(variant).into(),
+                        text(phase).into(),
+                        int(size).into(),
+                        num(paper_ns[i]).into(),
+                        num(mib_s(size, paper_ns[i])).into(),
+                        num(paper_ratio).into(),
+                        num(ours.median_ns_per_op()).into(),
+                        num(mib_s(size, ours.median_ns_per_op())).into(),
+                        text(find::ratio_text(r)).into(),
+                        verdict,
                     ]);
                 }
             }
@@ -213,7 +208,7 @@ impl Study for LwcStudy {
              Background: ISAP-K (Keccak-p[400]) against ISAP-A (Ascon-p) shows the permutations' \
              cost, and the -128 variants' 12-round re-keying per message weighs most on short \
              messages; decryption does the same work as encryption.",
-            find::tally(verdicts.iter().copied())
+            Tally::of(verdicts.iter().copied())
         );
         out.push(t.artifact(
             NAME,

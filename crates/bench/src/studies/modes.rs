@@ -13,8 +13,9 @@ use super::{Config, Study, StudyError, err};
 use crate::corpus::DataType;
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_results::artifact::Artifact;
-use cipherlab_results::artifact::table::{Table, text};
+use cipherlab_results::artifact::table::{Cell, Table, text};
 use cipherlab_results::id::{Measurement, Phase, Suite};
+use cipherlab_results::verdict::{Agreement, Order, Tally};
 
 pub struct ModesStudy;
 
@@ -114,19 +115,19 @@ impl Study for ModesStudy {
                 if phase == Phase::Encrypt {
                     let ofb = ofb_order(get, &modes);
                     let cfb = get(Mode::Cfb).and_then(|cfb| find::ratio(cfb, ecb));
-                    let cfb_order = find::Order::of(cfb.as_ref());
+                    let cfb_order = Order::of(cfb.as_ref());
                     let (v4, v6) = (
-                        find::agreement(find::Order::Faster, ofb),
-                        find::agreement(find::Order::Slower, cfb_order),
+                        Agreement::of(Order::Faster, ofb),
+                        Agreement::of(Order::Slower, cfb_order),
                     );
                     ofb_verdicts.push(v4);
                     cfb_verdicts.push(v6);
-                    claims.row(vec![
-                        text(&fam_name),
-                        text(ofb.word()),
-                        text(v4),
-                        text(find::ratio_text(cfb)),
-                        text(v6),
+                    claims.row::<Cell>(vec![
+                        text(&fam_name).into(),
+                        text(ofb.word()).into(),
+                        v4.into(),
+                        text(find::ratio_text(cfb)).into(),
+                        v6.into(),
                     ]);
                 }
             }
@@ -140,8 +141,8 @@ impl Study for ModesStudy {
             "Related work, checked on encryption: [4] found OFB the fastest mode ({} here: OFB is \
              faster when its interval against every other unauthenticated mode is below 0.95); [6] \
              found CFB slower than ECB ({} here).",
-            find::tally(ofb_verdicts.iter().copied()),
-            find::tally(cfb_verdicts.iter().copied()),
+            Tally::of(ofb_verdicts.iter().copied()),
+            Tally::of(cfb_verdicts.iter().copied()),
         );
         Ok(vec![
             t.artifact(NAME, "mode-ratios", "Modes: time relative to ECB"),
@@ -152,26 +153,26 @@ impl Study for ModesStudy {
 
 /// OFB against every other unauthenticated mode of one family: `Faster` when it is
 /// faster than each, `Slower` when one is faster than it or the same, `CantTell` otherwise.
-fn ofb_order<'m>(get: impl Fn(Mode) -> Option<&'m Measurement>, modes: &[Mode]) -> find::Order {
+fn ofb_order<'m>(get: impl Fn(Mode) -> Option<&'m Measurement>, modes: &[Mode]) -> Order {
     let Some(ofb) = get(Mode::Ofb) else {
-        return find::Order::CantTell;
+        return Order::CantTell;
     };
-    let orders: Vec<find::Order> = modes
+    let orders: Vec<Order> = modes
         .iter()
         .filter(|m| !matches!(m, Mode::Gcm | Mode::Ofb))
         .filter_map(|m| get(*m))
-        .map(|other| find::Order::of(find::ratio(ofb, other).as_ref()))
+        .map(|other| Order::of(find::ratio(ofb, other).as_ref()))
         .collect();
     if orders.is_empty() {
-        find::Order::CantTell
-    } else if orders.iter().all(|o| *o == find::Order::Faster) {
-        find::Order::Faster
+        Order::CantTell
+    } else if orders.iter().all(|o| *o == Order::Faster) {
+        Order::Faster
     } else if orders
         .iter()
-        .any(|o| matches!(o, find::Order::Slower | find::Order::Same))
+        .any(|o| matches!(o, Order::Slower | Order::Same))
     {
-        find::Order::Slower
+        Order::Slower
     } else {
-        find::Order::CantTell
+        Order::CantTell
     }
 }

@@ -34,6 +34,7 @@ use cipherlab_harness::{BatchSize, Bencher};
 use cipherlab_results::artifact::Artifact;
 use cipherlab_results::artifact::table::{Table, num, text};
 use cipherlab_results::id::{BenchId, Measurement, Phase, Runtime, Subject, Suite};
+use cipherlab_results::verdict::{Agreement, Order};
 
 pub struct ObjectsStudy;
 
@@ -357,10 +358,7 @@ impl Study for ObjectsStudy {
             .iter()
             .filter_map(|spec| {
                 let (a, o) = (aes?, write_of(spec)?);
-                let v = find::agreement(
-                    find::Order::Faster,
-                    find::Order::of(find::ratio(a, o).as_ref()),
-                );
+                let v = Agreement::of(Order::Faster, Order::of(find::ratio(a, o).as_ref()));
                 Some(format!("against {} {v}", spec.algorithm.title))
             })
             .collect();

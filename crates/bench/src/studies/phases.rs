@@ -17,13 +17,14 @@ use super::timing::{Target, add_decrypt, add_encrypt, add_init, add_keygen};
 use super::{Config, Elsewhere, Scale, Study, StudyError, err};
 use cipherlab_ciphers::asym::{AsymSpec, Curve, RsaPadding};
 use cipherlab_ciphers::{CipherSpec, Mode, catalogue};
-use cipherlab_results::artifact::table::{Table, int, num, text};
+use cipherlab_results::artifact::table::{Cell, Table, int, num, text};
 
 use crate::corpus::DataType;
 use cipherlab_harness::Settings;
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_results::artifact::Artifact;
 use cipherlab_results::id::{Measurement, Phase, Runtime, Subject, Suite};
+use cipherlab_results::verdict::{Agreement, Order, Tally};
 
 pub struct PhasesStudy;
 
@@ -165,13 +166,13 @@ impl Study for PhasesStudy {
                 .iter()
                 .flatten()
                 .max_by(|a, b| a.median_ns_per_op().total_cmp(&b.median_ns_per_op()));
-            let ours = find::Order::of(
+            let ours = Order::of(
                 keygen
                     .zip(slowest_other)
                     .and_then(|(k, o)| find::ratio(k, o))
                     .as_ref(),
             );
-            let v = find::agreement(find::Order::Slower, ours);
+            let v = Agreement::of(Order::Slower, ours);
             verdicts.push(v);
             let mut row = vec![text(&alg)];
             row.extend(times.iter().map(|t| t.map_or(serde_json::Value::Null, num)));
@@ -179,8 +180,9 @@ impl Study for PhasesStudy {
                 text(largest),
                 text(format!("{:.0}%", share * 100.0)),
                 text(ours.word()),
-                text(v),
             ]);
+            let mut row: Vec<Cell> = row.into_iter().map(Cell::from).collect();
+            row.push(v.into());
             t.row(row);
         }
         t.note = format!(
@@ -190,9 +192,9 @@ impl Study for PhasesStudy {
              SecureRandom was slow to seed; reading 16-32 bytes from the OS generator (getrandom) \
              costs about a microsecond, so for ciphers with fast encryption the message itself \
              dominates.",
-            find::tally(verdicts.iter().copied())
+            Tally::of(verdicts.iter().copied())
         );
-        let rsa: Vec<(String, &'static str)> = PUBLIC_KEY
+        let rsa: Vec<(String, Agreement)> = PUBLIC_KEY
             .iter()
             .filter(|s| matches!(s, AsymSpec::Rsa { .. }))
             .filter_map(|spec| {
@@ -200,7 +202,7 @@ impl Study for PhasesStudy {
                 let public = find::one(ms, &subject, Phase::Encrypt, None, None)?;
                 let private = find::one(ms, &subject, Phase::Decrypt, None, None)?;
                 let r = find::ratio(private, public);
-                let v = find::agreement(find::Order::Slower, find::Order::of(r.as_ref()));
+                let v = Agreement::of(Order::Slower, Order::of(r.as_ref()));
                 Some((format!("{spec} {} ({v})", find::ratio_text(r)), v))
             })
             .collect();
@@ -211,7 +213,7 @@ impl Study for PhasesStudy {
                  exponent is 65537 (17 squarings), the private one as long as the modulus (CRT \
                  halves the work, not the order).",
                 rsa.iter().map(|r| r.0.as_str()).collect::<Vec<_>>().join("; "),
-                find::tally(rsa.iter().map(|r| r.1))
+                Tally::of(rsa.iter().map(|r| r.1))
             ));
         }
         t.note.push_str(&magnitude_note(ms));
@@ -253,9 +255,9 @@ fn magnitude_note(ms: &[&Measurement]) -> String {
         return String::new();
     }
     let verdict = |r: &Option<cipherlab_harness::stats::Ratio>| match r {
-        Some(r) if r.interval.low >= 10.0 => "agrees",
-        Some(r) if r.interval.high < 10.0 => "differs",
-        _ => "can't tell",
+        Some(r) if r.interval.low >= 10.0 => Agreement::Agrees,
+        Some(r) if r.interval.high < 10.0 => Agreement::Differs,
+        _ => Agreement::CantTell,
     };
     let parts: Vec<String> = checks
         .iter()
@@ -266,7 +268,7 @@ fn magnitude_note(ms: &[&Measurement]) -> String {
          Ours, {PAPER_RSA} (a 32-byte session key) over {PAPER_AES} (the 5 KB object) per call, \
          agreeing when the whole 99% interval is at or above 10: {}; {}.",
         parts.join("; "),
-        find::tally(checks.iter().map(|(_, r)| verdict(r)))
+        Tally::of(checks.iter().map(|(_, r)| verdict(r)))
     )
 }
 

@@ -19,6 +19,7 @@ use cipherlab_harness::machine::MachineInfo;
 use cipherlab_results::artifact::Artifact;
 use cipherlab_results::artifact::table::{Table, int, num, text};
 use cipherlab_results::id::{Measurement, Runtime, Suite};
+use cipherlab_results::verdict::Order;
 
 pub struct ProvidersStudy;
 
@@ -192,25 +193,25 @@ impl Study for ProvidersStudy {
             } else {
                 Some(rust_fastest)
             };
-            let order = find::Order::of(
+            let order = Order::of(
                 default_m
                     .zip(rival)
                     .and_then(|(d, r)| find::ratio(d, r))
                     .as_ref(),
             );
             let verdict = match order {
-                find::Order::Faster => "yes",
-                find::Order::Same => "yes (within 5%)",
-                find::Order::Slower => "no",
-                find::Order::CantTell => "can't tell",
+                Order::Faster => "yes",
+                Order::Same => "yes (within 5%)",
+                Order::Slower => "no",
+                Order::CantTell => "can't tell",
             };
-            if order == find::Order::Slower {
+            if order == Order::Slower {
                 mismatches.push(format!(
                     "{alg} at {size} B ({} is faster)",
                     rust_fastest.id.implementation
                 ));
             }
-            undecided += usize::from(order == find::Order::CantTell);
+            undecided += usize::from(order == Order::CantTell);
             t.row(vec![
                 text(&alg),
                 int(size),

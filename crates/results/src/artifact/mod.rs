@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 pub use histogram::Histogram;
 pub use profile::Profile;
-pub use table::{Table, cell_text};
+pub use table::{Cell, Table, cell_text};
 
 /// One thing a study made, with where it belongs and a caption.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,23 +1,176 @@
 //! A table: the paper's figures beside ours. Stored as JSON (docs/results.md:
-//! `{"columns": [...], "rows": [[...]], "note": "..."}`), shown in the report and, as
-//! text, in the terminal.
+//! `{"columns": [...], "rows": [[...]], "note": "...", "verdict_columns": [...]}`), shown
+//! in the report and, as text, in the terminal.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::Artifact;
+use crate::verdict::Agreement;
 
-/// Columns, rows of cells (strings or numbers) and a note on where the figures come
-/// from and why ours differ.
+/// Columns, rows of cells (strings, numbers or verdicts) and a note on where the figures
+/// come from and why ours differ.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(from = "Stored", into = "Stored")]
 pub struct Table {
     /// Column headings.
     pub columns: Vec<String>,
     /// Rows; each as long as `columns`.
-    pub rows: Vec<Vec<Value>>,
+    pub rows: Vec<Vec<Cell>>,
     /// Source and explanation.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub note: String,
+}
+
+/// One cell of a [`Table`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum Cell {
+    /// A number, a string or nothing (`null`), as the stored JSON holds it.
+    Plain(Value),
+    /// A verdict against a paper's claim: the study made it from an [`Agreement`], and
+    /// the summary of a run's claims ([`crate::verdict::claims`]) counts it.
+    Verdict(Agreement),
+}
+
+impl Cell {
+    /// The verdict, if the cell is one.
+    pub fn verdict(&self) -> Option<Agreement> {
+        match self {
+            Cell::Verdict(a) => Some(*a),
+            Cell::Plain(_) => None,
+        }
+    }
+
+    /// The text of a string cell or a verdict.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Cell::Plain(v) => v.as_str(),
+            Cell::Verdict(a) => Some(a.as_str()),
+        }
+    }
+
+    /// The number of a number cell.
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Cell::Plain(v) => v.as_f64(),
+            Cell::Verdict(_) => None,
+        }
+    }
+
+    /// Whether it is a number (right-aligned when shown).
+    pub fn is_number(&self) -> bool {
+        matches!(self, Cell::Plain(Value::Number(_)))
+    }
+
+    /// Its stored form: the value, or the verdict's words (`agrees`, `differs`,
+    /// `can't tell`).
+    pub fn to_value(&self) -> Value {
+        match self {
+            Cell::Plain(v) => v.clone(),
+            Cell::Verdict(a) => Value::String(a.as_str().to_string()),
+        }
+    }
+}
+
+impl From<Value> for Cell {
+    fn from(v: Value) -> Cell {
+        Cell::Plain(v)
+    }
+}
+
+impl From<Agreement> for Cell {
+    fn from(a: Agreement) -> Cell {
+        Cell::Verdict(a)
+    }
+}
+
+impl PartialEq<Value> for Cell {
+    fn eq(&self, other: &Value) -> bool {
+        self.to_value() == *other
+    }
+}
+
+impl PartialEq<str> for Cell {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == Some(other)
+    }
+}
+
+impl PartialEq<&str> for Cell {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == Some(*other)
+    }
+}
+
+impl PartialEq<String> for Cell {
+    fn eq(&self, other: &String) -> bool {
+        self.as_str() == Some(other.as_str())
+    }
+}
+
+/// A table as stored: cells as JSON values, and the columns that hold verdicts (absent
+/// in runs stored before verdicts were typed: their verdicts read back as text).
+#[derive(Serialize, Deserialize)]
+struct Stored {
+    columns: Vec<String>,
+    rows: Vec<Vec<Value>>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    note: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    verdict_columns: Vec<usize>,
+}
+
+impl From<Table> for Stored {
+    fn from(t: Table) -> Stored {
+        let mut verdict_columns: Vec<usize> = t
+            .rows
+            .iter()
+            .flat_map(|r| r.iter().enumerate())
+            .filter(|(_, c)| c.verdict().is_some())
+            .map(|(i, _)| i)
+            .collect();
+        verdict_columns.sort_unstable();
+        verdict_columns.dedup();
+        Stored {
+            columns: t.columns,
+            rows: t
+                .rows
+                .iter()
+                .map(|r| r.iter().map(Cell::to_value).collect())
+                .collect(),
+            note: t.note,
+            verdict_columns,
+        }
+    }
+}
+
+impl From<Stored> for Table {
+    fn from(s: Stored) -> Table {
+        let verdicts = &s.verdict_columns;
+        let rows = s
+            .rows
+            .into_iter()
+            .map(|r| {
+                r.into_iter()
+                    .enumerate()
+                    .map(|(i, v)| {
+                        match v
+                            .as_str()
+                            .filter(|_| verdicts.contains(&i))
+                            .and_then(Agreement::parse)
+                        {
+                            Some(a) => Cell::Verdict(a),
+                            None => Cell::Plain(v),
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        Table {
+            columns: s.columns,
+            rows,
+            note: s.note,
+        }
+    }
 }
 
 impl Table {
@@ -30,9 +183,18 @@ impl Table {
         }
     }
 
-    /// Adds a row.
-    pub fn row(&mut self, cells: Vec<Value>) {
-        self.rows.push(cells);
+    /// Adds a row (of [`Value`]s, or of [`Cell`]s where it holds a verdict).
+    pub fn row<C: Into<Cell>>(&mut self, cells: Vec<C>) {
+        self.rows.push(cells.into_iter().map(Into::into).collect());
+    }
+
+    /// The verdicts it holds, each with its row and column.
+    pub fn verdicts(&self) -> impl Iterator<Item = (usize, usize, Agreement)> + '_ {
+        self.rows.iter().enumerate().flat_map(|(r, row)| {
+            row.iter()
+                .enumerate()
+                .filter_map(move |(c, cell)| cell.verdict().map(|a| (r, c, a)))
+        })
     }
 
     /// The artifact holding this table.
@@ -75,7 +237,7 @@ impl Table {
         };
         line(&mut out, &self.columns, &[]);
         for (r, raw) in cells.iter().zip(&self.rows) {
-            let numeric: Vec<bool> = raw.iter().map(Value::is_number).collect();
+            let numeric: Vec<bool> = raw.iter().map(Cell::is_number).collect();
             line(&mut out, r, &numeric);
         }
         if !self.note.is_empty() {
@@ -87,8 +249,16 @@ impl Table {
     }
 }
 
-/// A number with about three significant digits; strings as they are.
-pub fn cell_text(v: &Value) -> String {
+/// A number with about three significant digits; strings and verdicts as they are.
+pub fn cell_text(c: &Cell) -> String {
+    match c {
+        Cell::Plain(v) => value_text(v),
+        Cell::Verdict(a) => a.as_str().to_string(),
+    }
+}
+
+/// [`cell_text`] of a plain value.
+fn value_text(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
         Value::Number(n) => match n.as_f64() {
@@ -150,6 +320,33 @@ mod tests {
         assert!(s.contains("3des-112-ecb"), "{s}");
         assert!(s.contains("8.39") && s.contains(" -"), "{s}");
         assert!(s.ends_with("Table 3, 100 MB BMP\n"), "{s}");
+    }
+
+    #[test]
+    fn verdicts_are_stored_as_their_words_and_read_back_typed() {
+        let mut t = Table::new(&["claim", "verdict"]);
+        t.row(vec![Cell::from(text("a")), Agreement::Differs.into()]);
+        t.row(vec![Cell::from(text("b")), text("-").into()]);
+        let json = serde_json::to_value(&t).unwrap();
+        assert_eq!(json["rows"][0][1], "differs");
+        assert_eq!(json["verdict_columns"], serde_json::json!([1]));
+        let back: Table = serde_json::from_value(json).unwrap();
+        assert_eq!(back, t);
+        assert_eq!(
+            back.verdicts().collect::<Vec<_>>(),
+            [(0, 1, Agreement::Differs)]
+        );
+        // A table stored before verdicts were typed reads back as it was: text.
+        let old: Table =
+            serde_json::from_str(r#"{"columns": ["claim", "verdict"], "rows": [["a", "agrees"]]}"#)
+                .unwrap();
+        assert_eq!(old.rows[0][1], Cell::Plain(text("agrees")));
+        assert_eq!(old.verdicts().count(), 0);
+        assert!(
+            !serde_json::to_string(&old)
+                .unwrap()
+                .contains("verdict_columns")
+        );
     }
 
     #[test]

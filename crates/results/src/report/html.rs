@@ -4,9 +4,8 @@
 
 use std::fmt::Write;
 
-use serde_json::Value;
-
 use crate::artifact::{Table, cell_text};
+use crate::verdict::Agreement;
 
 /// `s` with `& < > " '` replaced by entities: safe in element content and in quoted
 /// attribute values alike.
@@ -52,6 +51,15 @@ pub fn data_uri(media_type: &str, data: &[u8]) -> String {
     format!("data:{media_type};base64,{}", base64(data))
 }
 
+/// The CSS class of a verdict cell: `agrees`, `differs` or `cant-tell`.
+pub fn verdict_class(a: Agreement) -> &'static str {
+    match a {
+        Agreement::Agrees => "agrees",
+        Agreement::Differs => "differs",
+        Agreement::CantTell => "cant-tell",
+    }
+}
+
 /// A stored table as HTML: numbers right-aligned, the note as its caption's footnote.
 pub fn table(caption: &str, t: &Table) -> String {
     let mut out = String::from("<table>");
@@ -66,10 +74,10 @@ pub fn table(caption: &str, t: &Table) -> String {
     for row in &t.rows {
         out.push_str("<tr>");
         for v in row {
-            let class = if matches!(v, Value::Number(_)) {
-                " class=\"num\""
-            } else {
-                ""
+            let class = match v.verdict() {
+                Some(a) => format!(" class=\"verdict {}\"", verdict_class(a)),
+                None if v.is_number() => " class=\"num\"".to_string(),
+                None => String::new(),
             };
             let _ = write!(out, "<td{class}>{}</td>", escape(&cell_text(v)));
         }
@@ -99,7 +107,7 @@ h1{font-size:1.6em;margin:.8em 0 .2em}h2{border-bottom:2px solid #39506b;padding
 h3{font-size:1.05em;margin:1.2em 0 .4em}
 table{border-collapse:collapse;margin:.4em 0 .8em;font-size:.86em}
 th,td{border:1px solid #ddd;padding:2px 7px;text-align:left;vertical-align:top}
-thead th{background:#f1f4f8}td.num{text-align:right;font-variant-numeric:tabular-nums}
+thead th{background:#f1f4f8}td.num{text-align:right;font-variant-numeric:tabular-nums}td.verdict.differs{color:#b00020;font-weight:600}td.verdict.agrees{color:#1b6e20}
 caption{text-align:left;font-weight:bold;padding:2px 0}
 table.facts th{background:#f7f7f7;font-weight:normal;color:#555}
 p.note,p.source{color:#555;font-size:.86em;margin:.2em 0 .8em}
@@ -115,6 +123,7 @@ nav a{margin-right:.8em}
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Value;
 
     #[test]
     fn escapes_markup_and_quotes() {

@@ -1,4 +1,4 @@
-//! The report page: runs, machine and validity, then per study its plots, ranking,
+//! The report page: runs, the papers' claims checked, machine and validity, then per study its plots, ranking,
 //! tables (the papers' figures beside ours), histograms and pictures. One HTML string
 //! with its style sheet, plots (inline SVG) and images (`data:` URIs) inside it, so the
 //! file opens anywhere without a network.
@@ -15,6 +15,7 @@ use crate::id::Measurement;
 use crate::ranking;
 use crate::store::Run;
 use crate::time::utc;
+use crate::verdict;
 use cipherlab_harness::steadiness::STEADY_SPREAD;
 
 /// Studies in `cipherlab bench`'s order, then any other study the runs hold (one added
@@ -68,7 +69,7 @@ fn per_run_table(runs: &[Run], rows: &[Row<'_>]) -> String {
     for (name, f) in rows {
         let mut row = vec![serde_json::Value::from(*name)];
         row.extend(runs.iter().map(|r| serde_json::Value::from(f(r))));
-        t.rows.push(row);
+        t.row(row);
     }
     html::table("", &t)
 }
@@ -140,6 +141,43 @@ fn header(out: &mut String, runs: &[Run], source: &str) {
         ]);
     }
     out.push_str(&html::table("Runs", &t));
+}
+
+/// What a reader wants first: every paper claim the run checked, counted, and the ones
+/// it differs from by study and claim ([`verdict::claims`]).
+fn claims(out: &mut String, runs: &[Run]) {
+    out.push_str("<h2 id=\"claims\">The papers' claims, checked</h2>");
+    for r in runs {
+        let c = verdict::claims(&r.artifacts);
+        let run = if runs.len() > 1 {
+            format!("Run {}: ", r.info.id)
+        } else {
+            String::new()
+        };
+        if c.tally.total() == 0 {
+            let _ = write!(
+                out,
+                "<p class=\"claims\">{run}no paper claim checked (no verdicts in this run's tables).</p>"
+            );
+            continue;
+        }
+        let _ = write!(
+            out,
+            "<p class=\"claims\">{run}{} paper claims checked: {}.</p>",
+            c.tally.total(),
+            escape(&c.tally.to_string())
+        );
+        if !c.differing.is_empty() {
+            let mut t = Table::new(&["study", "claim this run differs from"]);
+            for d in &c.differing {
+                t.row(vec![
+                    serde_json::Value::from(d.study.clone()),
+                    serde_json::Value::from(d.claim.clone()),
+                ]);
+            }
+            out.push_str(&html::table("Differing claims", &t));
+        }
+    }
 }
 
 fn machine(out: &mut String, runs: &[Run]) {
@@ -412,11 +450,12 @@ pub fn render(runs: &[Run], source: &str, about: &[StudyAbout]) -> String {
     let mut out = String::new();
     header(&mut out, runs, source);
     let studies = study_names(runs, about);
-    out.push_str("<nav><a href=\"#machine\">machine</a>");
+    out.push_str("<nav><a href=\"#claims\">claims</a><a href=\"#machine\">machine</a>");
     for s in &studies {
         let _ = write!(out, "<a href=\"#study-{0}\">{0}</a>", escape(s));
     }
     out.push_str("</nav>");
+    claims(&mut out, runs);
     machine(&mut out, runs);
     for s in &studies {
         study_section(&mut out, s, runs, about);

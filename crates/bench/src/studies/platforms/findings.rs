@@ -1,19 +1,20 @@
 //! What the `platforms` figures say: Table 2 with cipherlab (Rust) and Go added, time per
 //! byte per runtime beside the paper's, the paper's ranking and claims each checked with
-//! a verdict the 99% intervals decide ([`find::Order`], [`find::agreement`]), the
+//! a verdict the 99% intervals decide ([`Order`], [`Agreement`]), the
 //! per-message fixed cost, and the AEADs beyond the paper.
 
 use serde_json::Value;
 
 use super::{NAME, PAPER_CIPHERS};
-use crate::studies::find::{self, Order};
+use crate::studies::find;
 use crate::studies::paper::web_platforms;
 use cipherlab_ciphers::CipherSpec;
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_harness::stats::Ratio;
 use cipherlab_results::artifact::Artifact;
-use cipherlab_results::artifact::table::{Table, int, num, text};
+use cipherlab_results::artifact::table::{Cell, Table, int, num, text};
 use cipherlab_results::id::Measurement;
+use cipherlab_results::verdict::{Agreement, Order, Tally};
 
 /// Column order of the runtimes: the paper's four, then Go and cipherlab.
 const RUNTIMES: [&str; 6] = ["java", "php", "node", "python", "go", "rust"];
@@ -221,8 +222,8 @@ pub(super) struct Claim {
 
 impl Claim {
     /// `agrees`, `differs` or `can't tell`.
-    pub fn verdict(&self) -> &'static str {
-        find::agreement(self.published, self.ours)
+    pub fn verdict(&self) -> Agreement {
+        Agreement::of(self.published, self.ours)
     }
 }
 
@@ -307,11 +308,11 @@ fn claims_table(claims: &[Claim], ms: &[&Measurement]) -> Artifact {
         "verdict",
     ]);
     for c in claims {
-        t.row(vec![
-            text(&c.claim),
-            text(find::ratio_text(c.ratio)),
-            text(c.ours.word()),
-            text(c.verdict()),
+        t.row::<Cell>(vec![
+            text(&c.claim).into(),
+            text(find::ratio_text(c.ratio)).into(),
+            text(c.ours.word()).into(),
+            c.verdict().into(),
         ]);
     }
     let ranking = our_ranking(ms);
@@ -321,7 +322,7 @@ fn claims_table(claims: &[Claim], ms: &[&Measurement]) -> Artifact {
          \"differs\" when it is on the other side or within 5% of 1, \"can't tell\" when it straddles. \
          Our ranking at the largest file, AES-128-CBC encryption, fastest first: {ranking}; the paper's: \
          Java, PHP, Node.js, Python.",
-        find::tally(claims.iter().map(Claim::verdict))
+        Tally::of(claims.iter().map(Claim::verdict))
     );
     t.artifact(
         NAME,
@@ -490,7 +491,7 @@ mod tests {
         let refs: Vec<&Measurement> = ms.iter().collect();
         claims(&refs)
             .iter()
-            .map(|c| (c.claim.clone(), c.verdict()))
+            .map(|c| (c.claim.clone(), c.verdict().as_str()))
             .collect()
     }
 
@@ -517,7 +518,7 @@ mod tests {
         let c = claims(&refs);
         assert_eq!(c.len(), 1);
         assert_eq!(c[0].ours, Order::Same);
-        assert_eq!(c[0].verdict(), "differs");
+        assert_eq!(c[0].verdict().as_str(), "differs");
         assert_eq!(our_ranking(&refs), "java = php");
     }
 }
