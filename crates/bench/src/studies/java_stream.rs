@@ -179,7 +179,7 @@ pub(crate) fn exchange(
     let dir = platforms_dir(None);
     let absent = |why: String, fix: String| {
         let mut t = Table::new(&["runtime", "why", "install"]);
-        t.row(vec![text("java"), text(why), text(fix)]);
+        t.row(vec![text(JAVA), text(why), text(fix)]);
         t.note = "The Java experiment was not run; the Rust figures stand alone.".into();
         Box::new(t.artifact(study, "java/missing", "Java runner not present"))
     };
