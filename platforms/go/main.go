@@ -40,8 +40,16 @@ var (
 // ------------------------------------------------------------------ catalogue names
 
 var blockModes = []string{"ecb", "cbc", "cfb", "cfb8", "cfb1", "ofb", "ctr"}
-var probeBits = map[string][]int{"blowfish": {32, 64, 128, 192, 256, 448}, "rc2": {40, 64, 128, 256, 1024}, "rc4": {40, 64, 128, 256, 2048}}
-var keyRange = map[string][2]int{"blowfish": {32, 448}, "rc2": {40, 1024}, "rc4": {40, 2048}}
+
+// probeSet is the probe set of an `info` request (PROTOCOL.md, "info"): per algorithm with
+// many key sizes, the sizes to list it at (Bits) and the sizes its names may have (Range).
+type probeSet map[string]struct {
+	Bits  []int `json:"bits"`
+	Range []int `json:"range"`
+}
+
+// probe is the last `info`'s probe set; until one brings it, such names are unsupported.
+var probe = probeSet{}
 
 // spec is a parsed catalogue name: family, key bits, mode and the sizes that follow.
 type spec struct {
@@ -107,8 +115,8 @@ func parse(name string) (spec, error) {
 	}
 	if m != nil {
 		bits, err := strconv.Atoi(m[2])
-		r := keyRange[m[1]]
-		if err == nil && bits >= r[0] && bits <= r[1] && bits%8 == 0 {
+		r := probe[m[1]].Range
+		if err == nil && len(r) == 2 && bits >= r[0] && bits <= r[1] && bits%8 == 0 {
 			return newSpec(name, m[1], bits, m[3]), nil
 		}
 	}
@@ -131,13 +139,13 @@ func candidateNames() []string {
 		}
 	}
 	for _, fam := range []string{"blowfish", "rc2"} {
-		for _, b := range probeBits[fam] {
+		for _, b := range probe[fam].Bits {
 			for _, m := range blockModes {
 				out = append(out, fmt.Sprintf("%s-%d-%s", fam, b, m))
 			}
 		}
 	}
-	for _, b := range probeBits["rc4"] {
+	for _, b := range probe["rc4"].Bits {
 		out = append(out, fmt.Sprintf("rc4-%d", b))
 	}
 	return append(out, "chacha20-poly1305")
@@ -307,7 +315,7 @@ func perMessage(s spec, key, iv, ad []byte, pad, encrypt bool) (call, error) {
 	}, nil
 }
 
-func probe(name string) bool {
+func serves(name string) bool {
 	s, err := parse(name)
 	if err != nil {
 		return false
@@ -343,9 +351,49 @@ func xcryptoVersion() string {
 }
 
 var (
-	algorithms []string
-	ready      time.Time
+	ready     time.Time
+	listed    = map[string][]string{} // probe set (as JSON) -> the algorithms listed
+	probingNs int64                   // the first probing, counted into the start-up
 )
+
+// setProbe takes the probe set of an `info` request (absent: the one before stays).
+func setProbe(r request) error {
+	raw, ok := r["probe"]
+	if !ok || string(raw) == "null" {
+		return nil
+	}
+	var p probeSet
+	if err := json.Unmarshal(raw, &p); err != nil || p == nil {
+		return errors.New(`"probe" must be {"<algorithm>": {"bits": [...], "range": [lo, hi]}, ...}`)
+	}
+	for fam, v := range p {
+		if v.Bits == nil || len(v.Range) != 2 {
+			return fmt.Errorf(`"probe".%q must be {"bits": [...], "range": [lo, hi]}`, fam)
+		}
+	}
+	probe = p
+	return nil
+}
+
+// algorithms lists the algorithms served at the current probe set.
+func algorithms() []string {
+	key, _ := json.Marshal(probe)
+	if have, ok := listed[string(key)]; ok {
+		return have
+	}
+	t0 := time.Now()
+	have := []string{}
+	for _, n := range candidateNames() {
+		if serves(n) {
+			have = append(have, n)
+		}
+	}
+	listed[string(key)] = have
+	if len(listed) == 1 {
+		probingNs = time.Since(t0).Nanoseconds()
+	}
+	return have
+}
 
 // ------------------------------------------------------------------ requests
 
@@ -356,7 +404,7 @@ var allowed = map[string][]string{
 	"encrypt": append(slices.Clone(cipherFields), "pt"),
 	"decrypt": append(slices.Clone(cipherFields), "ct", "tag"),
 	"time":    append(slices.Clone(cipherFields), "direction", "input", "reps", "warmup", "reuse", "expect"),
-	"info":    {"id", "op"},
+	"info":    {"id", "op", "probe"},
 }
 
 func (r request) has(name string) bool { _, ok := r[name]; return ok }
@@ -637,15 +685,19 @@ func serveTime(r request) (map[string]any, error) {
 }
 
 func runFacts() map[string]any {
-	return map[string]any{"startup_ns": ready.Sub(started).Nanoseconds(), "clock": "time.Now (monotonic)",
+	return map[string]any{"startup_ns": ready.Sub(started).Nanoseconds() + probingNs, "clock": "time.Now (monotonic)",
 		"runtime": "go", "runtime_version": runtime.Version()}
 }
 
-func info() map[string]any {
+func info(r request) (map[string]any, error) {
+	if err := setProbe(r); err != nil {
+		return nil, err
+	}
+	have := algorithms()
 	f := runFacts()
 	return map[string]any{"runtime": "go", "version": f["runtime_version"], "startup_ns": f["startup_ns"], "clock": f["clock"],
 		"providers": []any{map[string]any{"name": "go", "library": "crypto/* + golang.org/x/crypto",
-			"version": runtime.Version() + " + x/crypto " + xcryptoVersion(), "algorithms": algorithms}}}
+			"version": runtime.Version() + " + x/crypto " + xcryptoVersion(), "algorithms": have}}}, nil
 }
 
 func answer(r request) (map[string]any, error) {
@@ -669,7 +721,7 @@ func answer(r request) (map[string]any, error) {
 	}
 	switch op {
 	case "info":
-		return info(), nil
+		return info(r)
 	case "time":
 		return serveTime(r)
 	}
@@ -677,11 +729,6 @@ func answer(r request) (map[string]any, error) {
 }
 
 func main() {
-	for _, n := range candidateNames() {
-		if probe(n) {
-			algorithms = append(algorithms, n)
-		}
-	}
 	ready = time.Now()
 
 	in := bufio.NewReader(os.Stdin)

@@ -16,8 +16,10 @@ class AuthFailed extends Error {}
 // ------------------------------------------------------------------ catalogue names
 
 const BLOCK_MODES = ['ecb', 'cbc', 'cfb', 'cfb8', 'cfb1', 'ofb', 'ctr'];
-const PROBE_BITS = { blowfish: [32, 64, 128, 192, 256, 448], rc2: [40, 64, 128, 256, 1024], rc4: [40, 64, 128, 256, 2048] };
-const KEY_RANGE = { blowfish: [32, 448], rc2: [40, 1024], rc4: [40, 2048] };
+// The probe set of the last `info` request (PROTOCOL.md, "info"): per algorithm with many
+// key sizes, the sizes to list it at (`bits`) and the sizes its names may have (`range`).
+// Until an `info` brings one, such names are unsupported.
+let PROBE = {};
 
 /** The parsed catalogue name: family, key bits, mode and the sizes that follow. */
 function parse(name) {
@@ -36,7 +38,7 @@ function parse(name) {
   if ((m = new RegExp(`^3des-(112|168)-(${modes})$`).exec(name))) return spec('3des', +m[1], m[2]);
   m = new RegExp(`^(blowfish|rc2)-([1-9][0-9]*)-(${modes})$`).exec(name) || /^(rc4)-([1-9][0-9]*)()$/.exec(name);
   if (m) {
-    const [lo, hi] = KEY_RANGE[m[1]];
+    const [lo, hi] = (PROBE[m[1]] || {}).range || [1, 0];
     const bits = +m[2];
     if (bits >= lo && bits <= hi && bits % 8 === 0) return spec(m[1], bits, m[3] || null);
   }
@@ -48,8 +50,9 @@ function candidateNames() {
   for (const b of [128, 192, 256]) for (const m of [...BLOCK_MODES, 'gcm']) out.push(`aes-${b}-${m}`);
   for (const m of BLOCK_MODES) out.push(`des-${m}`);
   for (const b of [112, 168]) for (const m of BLOCK_MODES) out.push(`3des-${b}-${m}`);
-  for (const fam of ['blowfish', 'rc2']) for (const b of PROBE_BITS[fam]) for (const m of BLOCK_MODES) out.push(`${fam}-${b}-${m}`);
-  for (const b of PROBE_BITS.rc4) out.push(`rc4-${b}`);
+  const bits = (fam) => (PROBE[fam] || {}).bits || [];
+  for (const fam of ['blowfish', 'rc2']) for (const b of bits(fam)) for (const m of BLOCK_MODES) out.push(`${fam}-${b}-${m}`);
+  for (const b of bits('rc4')) out.push(`rc4-${b}`);
   out.push('chacha20-poly1305');
   return out;
 }
@@ -147,8 +150,35 @@ function probe(name) {
 }
 
 const PROVIDER = { name: 'node', library: 'OpenSSL (node:crypto)', version: process.versions.openssl };
-const ALGORITHMS = candidateNames().filter(probe);
 const READY = process.hrtime.bigint();
+// The algorithms listed, per probe set; the first probing counts into the start-up.
+const LISTED = new Map();
+let probingNs = 0n;
+
+/** Takes the probe set of an `info` request (absent: the one before stays). */
+function setProbe(p) {
+  if (p === undefined) return;
+  if (p === null || typeof p !== 'object' || Array.isArray(p)) throw new Error('"probe" must be an object');
+  const next = {};
+  for (const [fam, v] of Object.entries(p)) {
+    const ints = (a) => Array.isArray(a) && a.every((b) => Number.isInteger(b) && b > 0);
+    if (!v || !ints(v.bits) || !ints(v.range) || v.range.length !== 2) {
+      throw new Error(`"probe"."${fam}" must be {"bits": [...], "range": [lo, hi]}`);
+    }
+    next[fam] = { bits: v.bits, range: v.range };
+  }
+  PROBE = next;
+}
+
+function algorithms() {
+  const key = JSON.stringify(PROBE);
+  if (!LISTED.has(key)) {
+    const t0 = process.hrtime.bigint();
+    LISTED.set(key, candidateNames().filter(probe));
+    if (LISTED.size === 1) probingNs = process.hrtime.bigint() - t0;
+  }
+  return LISTED.get(key);
+}
 
 // ------------------------------------------------------------------ requests
 
@@ -157,7 +187,7 @@ const ALLOWED = {
   encrypt: [...CIPHER_FIELDS, 'pt'],
   decrypt: [...CIPHER_FIELDS, 'ct', 'tag'],
   time: [...CIPHER_FIELDS, 'direction', 'input', 'reps', 'warmup', 'reuse', 'expect'],
-  info: ['id', 'op'],
+  info: ['id', 'op', 'probe'],
 };
 
 function hexField(req, name, required = true) {
@@ -302,12 +332,14 @@ function serveTime(req) {
 }
 
 function runFacts() {
-  return { startup_ns: Number(READY - STARTED), clock: 'process.hrtime.bigint', runtime: 'node', runtime_version: process.versions.node };
+  return { startup_ns: Number(READY - STARTED + probingNs), clock: 'process.hrtime.bigint', runtime: 'node', runtime_version: process.versions.node };
 }
 
-function info() {
+function info(req) {
+  setProbe(req.probe);
+  const algs = algorithms();
   const f = runFacts();
-  return { runtime: 'node', version: f.runtime_version, startup_ns: f.startup_ns, clock: f.clock, providers: [{ ...PROVIDER, algorithms: ALGORITHMS }] };
+  return { runtime: 'node', version: f.runtime_version, startup_ns: f.startup_ns, clock: f.clock, providers: [{ ...PROVIDER, algorithms: algs }] };
 }
 
 function answer(req) {
@@ -316,7 +348,7 @@ function answer(req) {
   if (!(op in ALLOWED)) throw new Error(`op "${op}" is not one of encrypt, decrypt, time, info`);
   const unknown = Object.keys(req).filter((k) => !ALLOWED[op].includes(k)).sort();
   if (unknown.length) throw new Error(`field(s) ${unknown.join(', ')} not used by op "${op}"`);
-  if (op === 'info') return info();
+  if (op === 'info') return info(req);
   if (op === 'time') return serveTime(req);
   return serveVector(req);
 }

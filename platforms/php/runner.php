@@ -14,8 +14,10 @@ final class AuthFailed extends Exception {}
 // ------------------------------------------------------------------ catalogue names
 
 const BLOCK_MODES = ['ecb', 'cbc', 'cfb', 'cfb8', 'cfb1', 'ofb', 'ctr'];
-const PROBE_BITS = ['blowfish' => [32, 64, 128, 192, 256, 448], 'rc2' => [40, 64, 128, 256, 1024], 'rc4' => [40, 64, 128, 256, 2048]];
-const KEY_RANGE = ['blowfish' => [32, 448], 'rc2' => [40, 1024], 'rc4' => [40, 2048]];
+// The probe set of the last `info` request (PROTOCOL.md, "info"): per algorithm with many
+// key sizes, the sizes to list it at ('bits') and the sizes its names may have ('range').
+// Until an `info` brings one, such names are unsupported.
+$PROBE = [];
 
 /** The parsed catalogue name: family, key bits, mode and the sizes that follow. */
 function parse_name(string $name): array
@@ -34,7 +36,8 @@ function parse_name(string $name): array
     if (preg_match("/^des-($modes)$/", $name, $m)) return $spec('des', 56, $m[1]);
     if (preg_match("/^3des-(112|168)-($modes)$/", $name, $m)) return $spec('3des', (int)$m[1], $m[2]);
     if (preg_match("/^(blowfish|rc2)-([1-9][0-9]*)-($modes)$/", $name, $m) || preg_match('/^(rc4)-([1-9][0-9]*)()$/', $name, $m)) {
-        [$lo, $hi] = KEY_RANGE[$m[1]];
+        global $PROBE;
+        [$lo, $hi] = $PROBE[$m[1]]['range'] ?? [1, 0];
         $bits = (int)$m[2];
         if ($bits >= $lo && $bits <= $hi && $bits % 8 === 0) return $spec($m[1], $bits, $m[3] === '' ? null : $m[3]);
     }
@@ -43,12 +46,13 @@ function parse_name(string $name): array
 
 function candidate_names(): array
 {
+    global $PROBE;
     $out = [];
     foreach ([128, 192, 256] as $b) foreach ([...BLOCK_MODES, 'gcm'] as $m) $out[] = "aes-$b-$m";
     foreach (BLOCK_MODES as $m) $out[] = "des-$m";
     foreach ([112, 168] as $b) foreach (BLOCK_MODES as $m) $out[] = "3des-$b-$m";
-    foreach (['blowfish', 'rc2'] as $f) foreach (PROBE_BITS[$f] as $b) foreach (BLOCK_MODES as $m) $out[] = "$f-$b-$m";
-    foreach (PROBE_BITS['rc4'] as $b) $out[] = "rc4-$b";
+    foreach (['blowfish', 'rc2'] as $f) foreach ($PROBE[$f]['bits'] ?? [] as $b) foreach (BLOCK_MODES as $m) $out[] = "$f-$b-$m";
+    foreach ($PROBE['rc4']['bits'] ?? [] as $b) $out[] = "rc4-$b";
     $out[] = 'chacha20-poly1305';
     return $out;
 }
@@ -151,8 +155,38 @@ function probe(string $name): bool
 }
 
 const PROVIDER = ['name' => 'php-openssl', 'library' => 'OpenSSL (php openssl extension)'];
-$ALGORITHMS = array_values(array_filter(candidate_names(), 'probe'));
 $READY = hrtime(true);
+$LISTED = []; // probe set (as JSON) => the algorithms listed
+$PROBING_NS = 0; // the first probing, counted into the start-up
+
+/** Takes the probe set of an `info` request (absent: the one before stays). */
+function set_probe(mixed $p): void
+{
+    global $PROBE;
+    if ($p === null) return;
+    if (!is_array($p) || array_is_list($p) && $p !== []) throw new RuntimeException('"probe" must be an object');
+    $ints = fn($a) => is_array($a) && array_is_list($a) && $a === array_filter($a, fn($b) => is_int($b) && $b > 0);
+    $next = [];
+    foreach ($p as $fam => $v) {
+        if (!is_array($v) || !$ints($v['bits'] ?? null) || !$ints($v['range'] ?? null) || count($v['range']) !== 2) {
+            throw new RuntimeException("\"probe\".\"$fam\" must be {\"bits\": [...], \"range\": [lo, hi]}");
+        }
+        $next[$fam] = ['bits' => $v['bits'], 'range' => $v['range']];
+    }
+    $PROBE = $next;
+}
+
+function algorithms(): array
+{
+    global $PROBE, $LISTED, $PROBING_NS;
+    $key = json_encode($PROBE);
+    if (!isset($LISTED[$key])) {
+        $t0 = hrtime(true);
+        $LISTED[$key] = array_values(array_filter(candidate_names(), 'probe'));
+        if (count($LISTED) === 1) $PROBING_NS = hrtime(true) - $t0;
+    }
+    return $LISTED[$key];
+}
 
 // ------------------------------------------------------------------ requests
 
@@ -161,7 +195,7 @@ const ALLOWED = [
     'encrypt' => [...CIPHER_FIELDS, 'pt'],
     'decrypt' => [...CIPHER_FIELDS, 'ct', 'tag'],
     'time' => [...CIPHER_FIELDS, 'direction', 'input', 'reps', 'warmup', 'reuse', 'expect'],
-    'info' => ['id', 'op'],
+    'info' => ['id', 'op', 'probe'],
 ];
 
 function hex_field(array $req, string $name, bool $required = true): string
@@ -308,16 +342,17 @@ function serve_time(array $req): array
 
 function run_facts(): array
 {
-    global $STARTED, $READY;
-    return ['startup_ns' => $READY - $STARTED, 'clock' => 'hrtime', 'runtime' => 'php', 'runtime_version' => PHP_VERSION];
+    global $STARTED, $READY, $PROBING_NS;
+    return ['startup_ns' => $READY - $STARTED + $PROBING_NS, 'clock' => 'hrtime', 'runtime' => 'php', 'runtime_version' => PHP_VERSION];
 }
 
-function info(): array
+function info(array $req): array
 {
-    global $ALGORITHMS;
+    set_probe($req['probe'] ?? null);
+    $algorithms = algorithms();
     $f = run_facts();
     return ['runtime' => 'php', 'version' => $f['runtime_version'], 'startup_ns' => $f['startup_ns'], 'clock' => $f['clock'],
-        'providers' => [[...PROVIDER, 'version' => OPENSSL_VERSION_TEXT, 'algorithms' => $ALGORITHMS]]];
+        'providers' => [[...PROVIDER, 'version' => OPENSSL_VERSION_TEXT, 'algorithms' => $algorithms]]];
 }
 
 function answer(array $req): array
@@ -329,7 +364,7 @@ function answer(array $req): array
     sort($unknown);
     if ($unknown) throw new RuntimeException('field(s) ' . implode(', ', $unknown) . " not used by op \"$op\"");
     return match ($op) {
-        'info' => info(),
+        'info' => info($req),
         'time' => serve_time($req),
         default => serve_vector($req),
     };

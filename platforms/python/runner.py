@@ -31,10 +31,10 @@ LWC = {  # name -> key bytes (all take a 16-byte nonce and give a 16-byte tag)
     "ascon-aead128": 16, "ascon-128": 16, "ascon-128a": 16, "ascon-80pq": 20,
     "xoodyak": 16, "isap-a-128a": 16, "isap-a-128": 16, "isap-k-128a": 16, "isap-k-128": 16,
 }
-# The probe set of PROTOCOL.md ("info") for algorithms with many key sizes.
-PROBE_BITS = {"blowfish": [32, 64, 128, 192, 256, 448], "rc2": [40, 64, 128, 256, 1024],
-              "rc4": [40, 64, 128, 256, 2048]}
-KEY_RANGE = {"blowfish": (32, 448), "rc2": (40, 1024), "rc4": (40, 2048)}
+# The probe set of the last `info` request (PROTOCOL.md, "info"): per algorithm with many
+# key sizes, the sizes to list it at ("bits") and the sizes its names may have ("range").
+# Until an `info` brings one, such names are unsupported.
+PROBE = {}
 
 
 class Spec:
@@ -79,7 +79,7 @@ def parse(name):
         return Spec(name, "3des", int(m[1]), m[2])
     m = re.fullmatch(rf"(blowfish|rc2)-(\d+)-({modes})", name) or re.fullmatch(r"(rc4)-(\d+)()", name)
     if m:
-        lo, hi = KEY_RANGE[m[1]]
+        lo, hi = PROBE.get(m[1], {}).get("range", (1, 0))
         bits = int(m[2])
         if lo <= bits <= hi and bits % 8 == 0 and m[2] == str(bits):
             return Spec(name, m[1], bits, m[3] or None)
@@ -87,14 +87,14 @@ def parse(name):
 
 
 def candidate_names():
-    """Every canonical name a Python provider could have (probed at start-up)."""
+    """Every canonical name a Python provider could have (probed at the first `info`)."""
     out = [f"aes-{b}-{m}" for b in (128, 192, 256) for m in BLOCK_MODES + ["gcm"]]
     out += [f"des-{m}" for m in BLOCK_MODES]
     out += [f"3des-{b}-{m}" for b in (112, 168) for m in BLOCK_MODES]
     for fam in ("blowfish", "rc2"):
-        out += [f"{fam}-{b}-{m}" for b in PROBE_BITS[fam] for m in BLOCK_MODES]
+        out += [f"{fam}-{b}-{m}" for b in PROBE.get(fam, {}).get("bits", []) for m in BLOCK_MODES]
     out += [f"skipjack-{m}" for m in BLOCK_MODES]
-    out += [f"rc4-{b}" for b in PROBE_BITS["rc4"]]
+    out += [f"rc4-{b}" for b in PROBE.get("rc4", {}).get("bits", [])]
     return out + ["chacha20-poly1305"] + list(LWC)
 
 
@@ -422,8 +422,38 @@ def probe(provider, name):
         return False
 
 
-ALGORITHMS = {p.name: [n for n in candidate_names() if probe(p, n)] for p in PROVIDERS}
 READY = time.perf_counter_ns()
+LISTED = {}  # probe set (as JSON) -> provider name -> the algorithms it serves
+PROBING_NS = 0  # the first probing, counted into the start-up
+
+
+def set_probe(p):
+    """Takes the probe set of an `info` request (None: the one before stays)."""
+    global PROBE
+    if p is None:
+        return
+    if not isinstance(p, dict):
+        raise ValueError('"probe" must be an object')
+    nxt = {}
+    for fam, v in p.items():
+        ints = lambda a: isinstance(a, list) and all(type(b) is int and b > 0 for b in a)
+        if not isinstance(v, dict) or not ints(v.get("bits")) or not ints(v.get("range")) \
+                or len(v["range"]) != 2:
+            raise ValueError(f'"probe"."{fam}" must be {{"bits": [...], "range": [lo, hi]}}')
+        nxt[fam] = {"bits": v["bits"], "range": tuple(v["range"])}
+    PROBE = nxt
+
+
+def algorithms():
+    """Per provider, the algorithms it serves at the current probe set."""
+    global PROBING_NS
+    key = json.dumps(PROBE, sort_keys=True)
+    if key not in LISTED:
+        t0 = time.perf_counter_ns()
+        LISTED[key] = {p.name: [n for n in candidate_names() if probe(p, n)] for p in PROVIDERS}
+        if len(LISTED) == 1:
+            PROBING_NS = time.perf_counter_ns() - t0
+    return LISTED[key]
 
 
 # ---------------------------------------------------------------- requests
@@ -433,7 +463,7 @@ ALLOWED = {
     "encrypt": CIPHER_FIELDS | {"pt"},
     "decrypt": CIPHER_FIELDS | {"ct", "tag"},
     "time": CIPHER_FIELDS | {"direction", "input", "reps", "warmup", "reuse", "expect"},
-    "info": {"id", "op"},
+    "info": {"id", "op", "probe"},
 }
 
 
@@ -455,7 +485,8 @@ def prepare(req):
     candidates = [p for p in PROVIDERS if wanted in (None, p.name)]
     if wanted is not None and not candidates:
         raise Unsupported()
-    served = [p for p in candidates if spec.name in ALGORITHMS[p.name]] or candidates
+    listed = algorithms()
+    served = [p for p in candidates if spec.name in listed[p.name]] or candidates
     if not served:
         raise Unsupported()
     provider = served[0]
@@ -588,16 +619,18 @@ def serve_time(req):
 
 
 def run_facts():
-    return {"startup_ns": READY - STARTED, "clock": "time.perf_counter_ns",
+    return {"startup_ns": READY - STARTED + PROBING_NS, "clock": "time.perf_counter_ns",
             "runtime": "python", "runtime_version": platform.python_version()}
 
 
-def info():
+def info(req):
+    set_probe(req.get("probe"))
+    listed = algorithms()
     facts = run_facts()
     return {"runtime": "python", "version": facts["runtime_version"], "startup_ns": facts["startup_ns"],
             "clock": facts["clock"],
             "providers": [{"name": p.name, "library": p.library, "version": p.version,
-                           "algorithms": ALGORITHMS[p.name]} for p in PROVIDERS]}
+                           "algorithms": listed[p.name]} for p in PROVIDERS]}
 
 
 def answer(req):
@@ -610,7 +643,7 @@ def answer(req):
     if unknown:
         raise ValueError(f'field(s) {", ".join(unknown)} not used by op "{op}"')
     if op == "info":
-        return info()
+        return info(req)
     if op == "time":
         return serve_time(req)
     return serve_vector(req)

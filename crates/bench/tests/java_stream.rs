@@ -34,7 +34,11 @@ fn java_streams_agree_with_cipherlab_byte_for_byte_then_give_samples() {
     }
     // Only the Java figures: the filter also picks cipherlab's own Ascon in the study's
     // Rust part, which `elsewhere` does not run.
-    assert!(e.measurements.iter().all(|m| m.id.runtime == Runtime::Java));
+    assert!(
+        e.measurements
+            .iter()
+            .all(|m| m.id.runtime == Runtime::parse("java").unwrap())
+    );
     let proven = table_named(&e.artifacts, "java/conformance");
     // One row per cipher, BouncyCastle only at --quick; Ascon's "yes" also means the
     // runner refused its stream with a flipped tag bit.
@@ -49,7 +53,7 @@ fn java_streams_agree_with_cipherlab_byte_for_byte_then_give_samples() {
                 .iter()
                 .find(|m| m.id.is_cipher(&spec) && m.id.phase.as_str() == phase)
                 .unwrap_or_else(|| panic!("no {spec} {phase} figure"));
-            assert_eq!(m.id.runtime, Runtime::Java);
+            assert_eq!(m.id.runtime, Runtime::parse("java").unwrap());
             assert_eq!(m.id.implementation, "java-bc");
             assert_eq!(
                 m.samples.len(),
@@ -175,7 +179,7 @@ fn java(alg: &str, phase: &str, ns: f64, seed: u64) -> Measurement {
         id("objects", alg, phase, size, DATA_TYPE),
         samples(ns, 0.01, 30, seed),
     );
-    m.id = m.id.with_runtime(Runtime::Java);
+    m.id = m.id.with_runtime(Runtime::parse("java").unwrap());
     m.id.implementation = "java-bc".into();
     m
 }
@@ -264,7 +268,7 @@ fn java_public_key_is_decrypted_by_cipherlab_then_timed(scheme: &str) {
             .iter()
             .find(|m| m.id.phase.as_str() == phase)
             .unwrap_or_else(|| panic!("no {phase} figure"));
-        assert_eq!(m.id.runtime, Runtime::Java);
+        assert_eq!(m.id.runtime, Runtime::parse("java").unwrap());
         assert_eq!(m.id.algorithm.name(), scheme);
         assert_eq!(m.samples.len(), n, "{phase}");
         assert!(m.samples.iter().all(|s| s.ns > 0));
@@ -290,7 +294,7 @@ fn java_rsa(phase: &str, ns: f64, seed: u64) -> Measurement {
         id("phases", PAPER_RSA, phase, 32, "session-key"),
         samples(ns, 0.01, 30, seed),
     );
-    m.id = m.id.with_runtime(Runtime::Java);
+    m.id = m.id.with_runtime(Runtime::parse("java").unwrap());
     m.id.implementation = "java-bc".into();
     m
 }

@@ -77,7 +77,7 @@ fn figure_name(f: &compare::Figure) -> String {
         s.push_str(&id.data_type);
     }
     s.push_str(&format!(" ({}", id.implementation));
-    if id.runtime != Runtime::Rust {
+    if id.runtime != Runtime::RUST {
         s.push_str(&format!(", {}", id.runtime));
     }
     s.push(')');

@@ -243,7 +243,7 @@ pub fn check_runtime(
     seed: u64,
     quick: bool,
     only: &dyn Fn(&str) -> bool,
-) -> anyhow::Result<Vec<ProviderResult>> {
+) -> Result<Vec<ProviderResult>, crate::Error> {
     // One batch per runtime: every provider's vectors, each request naming its provider.
     let mut rng = TestRng(seed ^ u64::from_le_bytes(*b"platform"));
     let mut by_name: BTreeMap<&str, Vec<Vector>> = BTreeMap::new();

@@ -1,8 +1,9 @@
 //! # cipherlab-platforms: the runners' client
 //!
-//! The runners of other language runtimes in `platforms/` (Java, Node.js, Python, PHP,
-//! Go; protocol in platforms/PROTOCOL.md): which are present ([`missing`] says why not and
-//! the command that fixes it), talking to one ([`Runner`]), and proving one against
+//! The runners of other language runtimes in `platforms/` (the one list,
+//! `platforms/runtimes.toml`, is [`runtimes()`]; protocol in platforms/PROTOCOL.md): which
+//! are ready ([`ready`]; [`NotReady`] says why not and the command that fixes it), talking
+//! to one ([`Runner`], its `info` carrying the [`PROBE_BITS`]), and proving one against
 //! cipherlab before it is timed ([`conformance`]), and the ciphertext a runner must
 //! reproduce ([`cipherlab_ciphertext`]). The vector protocol answered in-process
 //! ([`vectors`], what `cipherlab vectors` serves) is the reference the runners are checked
@@ -10,60 +11,45 @@
 //! crate knows nothing of studies or of the results store.
 
 pub mod conformance;
+mod error;
 mod runner;
+pub mod runtimes;
 pub mod vectors;
 
 use std::path::{Path, PathBuf};
 
+use cipherlab_ciphers::catalogue::{AlgorithmId, algorithm};
 use cipherlab_ciphers::{CipherSpec, providers};
+use serde_json::{Map, Value, json};
 
+pub use error::Error;
 pub use runner::{Info, ProviderInfo, Runner};
+pub use runtimes::{Descriptor, runtime, runtimes};
 
-/// One runtime: the tools it needs and how to get them.
-pub struct Runtime {
-    /// Directory name under `platforms/` and the `runtime` its runner reports.
-    pub name: &'static str,
-    /// Commands that must be on PATH, each with the arguments that print its version.
-    pub tools: &'static [(&'static str, &'static [&'static str])],
-    /// Debian packages that bring the tools.
-    pub packages: &'static str,
-    /// A file that exists once `platforms/setup` built the runner.
-    pub built: &'static str,
-}
-
-/// Every runtime with a runner, in the order tables list them.
-pub const RUNTIMES: &[Runtime] = &[
-    Runtime {
-        name: "java",
-        tools: &[("java", &["-version"]), ("mvn", &["-B", "-v"])],
-        packages: "default-jdk-headless maven",
-        built: "java/target/lib",
-    },
-    Runtime {
-        name: "node",
-        tools: &[("node", &["--version"])],
-        packages: "nodejs",
-        built: "node/runner.js",
-    },
-    Runtime {
-        name: "python",
-        tools: &[("python3", &["--version"])],
-        packages: "python3-venv",
-        built: "python/.venv/bin/python",
-    },
-    Runtime {
-        name: "php",
-        tools: &[("php", &["-r", "echo 'PHP ', PHP_VERSION;"])],
-        packages: "php-cli",
-        built: "php/runner.php",
-    },
-    Runtime {
-        name: "go",
-        tools: &[("go", &["version"])],
-        packages: "golang-go",
-        built: "go/runner",
-    },
+/// The probe set: the key sizes (bits) at which a runner lists, in `info`, the algorithms
+/// that take many key sizes. It reaches the runners in the `info` request
+/// ([`info_request`], platforms/PROTOCOL.md), with each algorithm's key range from the
+/// catalogue, so no runner keeps a copy.
+pub const PROBE_BITS: &[(AlgorithmId, &[u16])] = &[
+    (AlgorithmId::Blowfish, &[32, 64, 128, 192, 256, 448]),
+    (AlgorithmId::Rc2, &[40, 64, 128, 256, 1024]),
+    (AlgorithmId::Rc4, &[40, 64, 128, 256, 2048]),
 ];
+
+/// The `info` request, with the probe set: per algorithm (catalogue name), the key sizes
+/// to list it at (`bits`) and the sizes a name of it may have (`range`, inclusive, in
+/// steps of 8).
+pub fn info_request() -> Value {
+    let mut probe = Map::new();
+    for (id, bits) in PROBE_BITS {
+        let a = algorithm(*id);
+        probe.insert(
+            a.name.into(),
+            json!({"bits": bits, "range": [a.key_bits.min, a.key_bits.max]}),
+        );
+    }
+    json!({"op": "info", "probe": probe})
+}
 
 /// The runners' directory: `dir`, else $CIPHERLAB_PLATFORMS_DIR, else ./platforms, else
 /// the source tree's (where this binary was built from).
@@ -111,34 +97,70 @@ pub fn tool_version(tool: &str, args: &[&str]) -> Option<String> {
         .map(|l| l.trim().to_string())
 }
 
-/// Why a runtime cannot run, and the command that fixes it; `None` when it can.
-pub fn missing(rt: &Runtime, dir: &Path) -> Option<(String, String)> {
-    let setup = format!("bash {}", dir.join("setup").display());
+/// Why a runtime's runner cannot be used, and the command that fixes it.
+#[derive(Debug, Clone)]
+pub struct NotReady {
+    /// The runtime.
+    pub runtime: &'static str,
+    /// What is missing or failed.
+    pub why: String,
+    /// The command that fixes it.
+    pub fix: String,
+}
+
+/// Why `rt`'s runner cannot start (its tools, its runner, its build), without starting
+/// it; `None` when it can.
+fn absent(rt: &'static Descriptor, dir: &Path) -> Option<NotReady> {
+    let not = |why: String, fix: String| {
+        Some(NotReady {
+            runtime: &rt.id,
+            why,
+            fix,
+        })
+    };
     let absent: Vec<&str> = rt
         .tools
         .iter()
-        .map(|(t, _)| *t)
+        .filter_map(|t| t.first().map(String::as_str))
         .filter(|t| !on_path(t))
         .collect();
     if !absent.is_empty() {
-        return Some((
+        return not(
             format!("{} not installed", absent.join(", ")),
-            format!(
-                "apt-get install -y --no-install-recommends {} && {setup}",
-                rt.packages
-            ),
-        ));
+            rt.install(dir),
+        );
     }
-    if !dir.join(rt.name).join("run").is_file() {
-        return Some((
-            format!("no runner at {}", dir.join(rt.name).join("run").display()),
+    let run = rt.runner(dir);
+    if !run.is_file() {
+        return not(
+            format!("no runner at {}", run.display()),
             "use a cipherlab source tree (or --dir / CIPHERLAB_PLATFORMS_DIR)".into(),
-        ));
+        );
     }
-    if !dir.join(rt.built).exists() {
-        return Some(("runner not built".into(), setup));
+    if !rt.artifact(dir).exists() {
+        return not(
+            "runner not built".into(),
+            format!("bash {}", dir.join("setup").display()),
+        );
     }
     None
+}
+
+/// `rt`'s runner, started and asked its `info` (with the probe set): ready for the
+/// vectors and timings. Else why not and the command that fixes it: the one "is this
+/// runner ready" of `cipherlab platforms`, the studies and the tests.
+pub fn ready(rt: &'static Descriptor, dir: &Path) -> Result<(Runner, Info), NotReady> {
+    if let Some(not) = absent(rt, dir) {
+        return Err(not);
+    }
+    let fail = |e: Error| NotReady {
+        runtime: &rt.id,
+        why: format!("the runner did not answer: {e}"),
+        fix: format!("bash {}", dir.join("setup").display()),
+    };
+    let runner = Runner::new(dir, &rt.id).map_err(fail)?;
+    let info = runner.info().map_err(fail)?;
+    Ok((runner, info))
 }
 
 /// cipherlab's ciphertext of `pt` under `spec`, `key` and `iv` with the default provider:
@@ -150,13 +172,52 @@ pub fn cipherlab_ciphertext(
     key: &[u8],
     iv: &[u8],
     pt: &[u8],
-) -> Result<Vec<u8>, String> {
-    let mut c = providers::init(spec, key, None).map_err(|e| e.to_string())?;
+) -> Result<Vec<u8>, Error> {
+    let mut c = providers::init(spec, key, None).map_err(|e| Error::Cipher(e.to_string()))?;
     let mut buf = pt.to_vec();
     buf.resize(spec.output_len(pt.len()), 0);
     let n = c
         .encrypt(iv, &[], &mut buf, pt.len())
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| Error::Cipher(e.to_string()))?;
     buf.truncate(n);
     Ok(buf)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_info_request_carries_the_probe_set() {
+        let r = info_request();
+        assert_eq!(r["op"], "info");
+        let probe = r["probe"].as_object().unwrap();
+        assert_eq!(probe.len(), PROBE_BITS.len());
+        for (id, bits) in PROBE_BITS {
+            let a = algorithm(*id);
+            let p = &probe[a.name];
+            assert_eq!(p["bits"], json!(bits));
+            assert_eq!(p["range"], json!([a.key_bits.min, a.key_bits.max]));
+            assert!(bits.iter().all(|b| a.key_bits.accepts(*b)), "{}", a.name);
+        }
+    }
+
+    #[test]
+    fn a_runtime_without_its_tools_is_not_ready_and_says_how_to_install_them() {
+        let mut d = runtimes()[0].clone();
+        d.tools = vec![vec!["cipherlab-no-such-tool".into(), "--version".into()]];
+        let d: &'static Descriptor = Box::leak(Box::new(d));
+        let dir = Path::new("/nonexistent");
+        let Err(not) = ready(d, dir) else {
+            panic!("ready without its tools")
+        };
+        assert_eq!(not.runtime, d.id);
+        assert!(
+            not.why.contains("cipherlab-no-such-tool not installed"),
+            "{}",
+            not.why
+        );
+        assert_eq!(not.fix, d.install(dir));
+        assert!(not.fix.contains(&d.packages.join(" ")));
+    }
 }

@@ -12,7 +12,8 @@ use std::sync::Mutex;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, bail};
+use crate::Error;
+
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -68,11 +69,12 @@ pub struct Info {
 const EXIT_GRACE: Duration = Duration::from_secs(5);
 
 impl Runner {
-    /// The runner of `runtime` in the platforms directory `dir` (not started yet).
-    pub fn new(dir: &Path, runtime: &str) -> anyhow::Result<Runner> {
+    /// The runner of `runtime` in the platforms directory `dir` (not started yet): any
+    /// folder with a `run`; [`crate::ready`] starts one of the list's and asks its `info`.
+    pub fn new(dir: &Path, runtime: &str) -> Result<Runner, Error> {
         let run = dir.join(runtime).join("run");
         if !run.is_file() {
-            bail!("no runner at {}", run.display());
+            return Err(Error::NoRunner(run));
         }
         Ok(Runner {
             run,
@@ -81,20 +83,26 @@ impl Runner {
         })
     }
 
-    fn spawn(&self) -> anyhow::Result<Session> {
+    fn spawn(&self) -> Result<Session, Error> {
         let spawned = Instant::now();
         let mut child = Command::new(&self.run)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
-            .with_context(|| format!("cannot start {}", self.run.display()))?;
+            .map_err(|source| Error::Start {
+                path: self.run.clone(),
+                source,
+            })?;
         let (Some(stdin), Some(stdout), Some(mut stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {
             let _ = child.kill();
             let _ = child.wait();
-            bail!("{}: no pipes to the runner", self.name);
+            return Err(Error::Start {
+                path: self.run.clone(),
+                source: std::io::Error::other("no pipes to the runner"),
+            });
         };
         let drain = std::thread::spawn(move || {
             let mut s = String::new();
@@ -115,7 +123,7 @@ impl Runner {
     /// order, one request at a time (a runner answers a line before it reads the next,
     /// so neither pipe can fill). The process is started if it is not running; if it
     /// fails, it is ended and the error carries its stderr.
-    pub fn exchange(&self, requests: &[Value]) -> anyhow::Result<Vec<Value>> {
+    pub fn exchange(&self, requests: &[Value]) -> Result<Vec<Value>, Error> {
         let mut slot = self
             .session
             .lock()
@@ -132,23 +140,25 @@ impl Runner {
                 Ok(answer) => answers.push(answer),
                 Err(e) => {
                     let (status, errors) = slot.take().map(Session::end).unwrap_or_default();
-                    bail!(
-                        "{}: {e:#} after {} of {} answers ({status}); its stderr: {}",
-                        self.name,
-                        answers.len(),
-                        requests.len(),
-                        errors.trim().chars().take(2000).collect::<String>()
-                    );
+                    return Err(Error::Exchange {
+                        runtime: self.name.clone(),
+                        cause: e,
+                        answered: answers.len(),
+                        asked: requests.len(),
+                        status,
+                        stderr: errors.trim().chars().take(2000).collect(),
+                    });
                 }
             }
         }
         Ok(answers)
     }
 
-    /// The runner's `info`: runtime version and providers.
-    pub fn info(&self) -> anyhow::Result<Info> {
+    /// The runner's `info`: runtime version and providers. The request carries the probe
+    /// set ([`crate::info_request`]).
+    pub fn info(&self) -> Result<Info, Error> {
         let asked = Instant::now();
-        let answers = self.exchange(&[serde_json::json!({"op": "info"})])?;
+        let answers = self.exchange(&[crate::info_request()])?;
         let wall = {
             let slot = self
                 .session
@@ -161,10 +171,15 @@ impl Runner {
         };
         let answer = answers.into_iter().next().unwrap_or(Value::Null);
         if let Some(e) = answer.get("error") {
-            bail!("{}: info answered an error: {e}", self.name);
+            return Err(Error::Info {
+                runtime: self.name.clone(),
+                message: format!("info answered an error: {e}"),
+            });
         }
-        let mut info: Info = serde_json::from_value(answer)
-            .with_context(|| format!("{}: info is not as PROTOCOL.md says", self.name))?;
+        let mut info: Info = serde_json::from_value(answer).map_err(|e| Error::Info {
+            runtime: self.name.clone(),
+            message: format!("info is not as PROTOCOL.md says: {e}"),
+        })?;
         info.wall_startup_ms = u64::try_from(wall.as_millis()).unwrap_or(u64::MAX);
         Ok(info)
     }
@@ -172,24 +187,24 @@ impl Runner {
 
 impl Session {
     /// Writes one request and reads its answer.
-    fn ask(&mut self, request: &Value) -> anyhow::Result<Value> {
+    fn ask(&mut self, request: &Value) -> Result<Value, String> {
         let line = request.to_string();
         self.stdin
             .write_all(line.as_bytes())
             .and_then(|()| self.stdin.write_all(b"\n"))
             .and_then(|()| self.stdin.flush())
-            .context("writing a request")?;
+            .map_err(|e| format!("writing a request: {e}"))?;
         let mut answer = String::new();
         let n = self
             .stdout
             .read_line(&mut answer)
-            .context("reading an answer")?;
+            .map_err(|e| format!("reading an answer: {e}"))?;
         if n == 0 {
-            bail!("the runner ended");
+            return Err("the runner ended".into());
         }
         self.answered += 1;
         serde_json::from_str(&answer)
-            .with_context(|| format!("an answer is not JSON: {answer:.200}"))
+            .map_err(|e| format!("an answer is not JSON: {answer:.200}: {e}"))
     }
 
     /// Closes the runner's input (it exits at the end of its input), waits for it a

@@ -78,3 +78,30 @@ fn a_runner_that_dies_is_an_error_with_its_stderr_and_the_next_exchange_restarts
     let next = runner.exchange(&[json!({"op": "c"})]).unwrap();
     assert_eq!(next[0]["n"], 1, "a fresh process after the failure");
 }
+
+#[test]
+fn info_sends_the_probe_set() {
+    let _turn = one_at_a_time();
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().join("fake");
+    std::fs::create_dir_all(&d).unwrap();
+    let run = d.join("run");
+    // Keeps the request it was sent and answers a minimal info.
+    std::fs::write(
+        &run,
+        "#!/bin/sh\nwhile IFS= read -r line; do\n  printf '%s\\n' \"$line\" >>\"$(dirname \"$0\")/asked\"\n  echo '{\"version\":\"1\",\"startup_ns\":0,\"providers\":[]}'\ndone\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&run, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let runner = Runner::new(dir.path(), "fake").unwrap();
+    let info = runner.info().unwrap();
+    assert_eq!(info.version, "1");
+    drop(runner);
+    let asked: Value =
+        serde_json::from_str(std::fs::read_to_string(d.join("asked")).unwrap().trim()).unwrap();
+    assert_eq!(asked, cipherlab_platforms::info_request());
+    assert_eq!(
+        asked["probe"]["rc4"]["bits"],
+        json!([40, 64, 128, 256, 2048])
+    );
+}

@@ -12,6 +12,7 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 
 use cipherlab_ciphers::CipherSpec;
+use cipherlab_platforms::Descriptor;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// The lab's measurements: a [`cipherlab_harness::Measurement`] identified by a
@@ -105,21 +106,76 @@ names! {
     }
 }
 
-names! {
-    /// The language runtime a figure was measured in.
-    Runtime {
-        /// This process: cipherlab's own Rust code and the Rust crates it links.
-        Rust = "rust",
-        /// The JVM (platforms/java).
-        Java = "java",
-        /// Node.js (platforms/node).
-        Node = "node",
-        /// CPython (platforms/python).
-        Python = "python",
-        /// PHP (platforms/php).
-        Php = "php",
-        /// Go (platforms/go).
-        Go = "go",
+/// The language runtime a figure was measured in: this process ([`Runtime::RUST`]), or
+/// one of the runtimes with a runner, which are those of the one list
+/// ([`cipherlab_platforms::runtimes`], platforms/runtimes.toml) and nothing else: a name
+/// that is not in it does not parse. Ordered as the list is, after Rust.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Runtime(u16);
+
+impl Runtime {
+    /// This process: cipherlab's own Rust code and the Rust crates it links.
+    pub const RUST: Runtime = Runtime(0);
+
+    /// The name of [`Runtime::RUST`] in the store.
+    const RUST_NAME: &'static str = "rust";
+
+    /// Every runtime: Rust, then the list's.
+    pub fn all() -> Vec<Runtime> {
+        (0..=cipherlab_platforms::runtimes().len())
+            .filter_map(|i| u16::try_from(i).ok().map(Runtime))
+            .collect()
+    }
+
+    /// The runtime with a runner that `d` describes.
+    pub fn of(d: &Descriptor) -> Option<Runtime> {
+        Runtime::parse(&d.id)
+    }
+
+    /// Its descriptor in the list; `None` for Rust.
+    pub fn descriptor(self) -> Option<&'static Descriptor> {
+        let i = usize::from(self.0).checked_sub(1)?;
+        cipherlab_platforms::runtimes().get(i)
+    }
+
+    /// The name the store, the exports and the command line use (the list's id).
+    pub fn as_str(self) -> &'static str {
+        self.descriptor()
+            .map_or(Runtime::RUST_NAME, |d| d.id.as_str())
+    }
+
+    /// The runtime spelled `s`: `rust` or an id of the list.
+    pub fn parse(s: &str) -> Option<Runtime> {
+        if s == Runtime::RUST_NAME {
+            return Some(Runtime::RUST);
+        }
+        let i = cipherlab_platforms::runtimes()
+            .iter()
+            .position(|d| d.id == s)?;
+        u16::try_from(i + 1).ok().map(Runtime)
+    }
+}
+
+impl fmt::Display for Runtime {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for Runtime {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for Runtime {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Runtime, D::Error> {
+        let s = String::deserialize(d)?;
+        Runtime::parse(&s).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "unknown Runtime '{s}' (not rust, nor in platforms/runtimes.toml)"
+            ))
+        })
     }
 }
 
@@ -259,7 +315,7 @@ impl BenchId {
             study: study.to_string(),
             algorithm: algorithm.into(),
             implementation: implementation.to_string(),
-            runtime: Runtime::Rust,
+            runtime: Runtime::RUST,
             phase,
             size,
             data_type: data_type.to_string(),
@@ -330,13 +386,36 @@ mod tests {
         for p in Phase::ALL {
             assert_eq!(Phase::parse(p.as_str()), Some(*p));
         }
-        for r in Runtime::ALL {
-            assert_eq!(Runtime::parse(r.as_str()), Some(*r));
+        for r in Runtime::all() {
+            assert_eq!(Runtime::parse(r.as_str()), Some(r));
         }
         assert_eq!(Phase::parse("encrypt "), None);
         let json = serde_json::to_string(&Phase::EncryptJob).unwrap();
         assert_eq!(json, "\"encrypt-job\"");
         assert!(serde_json::from_str::<Phase>("\"warp\"").is_err());
+    }
+
+    #[test]
+    fn every_runtime_round_trips_through_the_list() {
+        let all = Runtime::all();
+        assert_eq!(all[0], Runtime::RUST);
+        assert_eq!(Runtime::RUST.descriptor(), None);
+        let list = cipherlab_platforms::runtimes();
+        assert_eq!(
+            all.len(),
+            list.len() + 1,
+            "Rust and every runtime of the list"
+        );
+        for (r, d) in all[1..].iter().zip(list) {
+            assert_eq!(r.descriptor(), Some(d));
+            assert_eq!(Runtime::of(d), Some(*r));
+            assert_eq!(r.as_str(), d.id, "the stored name is the list's id");
+            let json = serde_json::to_string(r).unwrap();
+            assert_eq!(serde_json::from_str::<Runtime>(&json).unwrap(), *r);
+        }
+        assert!(all.windows(2).all(|w| w[0] < w[1]), "ordered as the list");
+        assert_eq!(Runtime::parse("cobol"), None);
+        assert!(serde_json::from_str::<Runtime>("\"cobol\"").is_err());
     }
 
     #[test]

@@ -468,8 +468,8 @@ fn platforms_plots_ns_per_byte_against_size_one_line_per_runtime() {
     // Java: 2 us fixed + 1 ns/B; Node: 10 us fixed + 2 ns/B; AES-GCM on Java at one size.
     let mut ms = Vec::new();
     for (runtime, fixed, per_byte) in [
-        (Runtime::Java, 2_000.0, 1.0),
-        (Runtime::Node, 10_000.0, 2.0),
+        (Runtime::parse("java").unwrap(), 2_000.0, 1.0),
+        (Runtime::parse("node").unwrap(), 10_000.0, 2.0),
     ] {
         for size in [145u64, 1 << 20] {
             let ns = fixed + per_byte * size as f64;
@@ -477,7 +477,8 @@ fn platforms_plots_ns_per_byte_against_size_one_line_per_runtime() {
             ms.push(measurement(id, samples(ns, 0.01, 20, size)));
         }
     }
-    let gcm = id("platforms", "aes-128-gcm", "encrypt", 1024, "dense").with_runtime(Runtime::Java);
+    let gcm = id("platforms", "aes-128-gcm", "encrypt", 1024, "dense")
+        .with_runtime(Runtime::parse("java").unwrap());
     ms.push(measurement(gcm, samples(3_000.0, 0.01, 20, 9)));
     let slice = RunSlice {
         index: 0,

@@ -19,7 +19,7 @@ use super::public_key::MESSAGE;
 use super::{Config, Elsewhere, Scale};
 use cipherlab_results::artifact::Artifact;
 use cipherlab_results::artifact::table::{Cell, Table, num, text};
-use cipherlab_results::id::{BenchId, Measurement, Phase, Runtime, Subject};
+use cipherlab_results::id::{BenchId, Measurement, Phase, Subject};
 use cipherlab_results::verdict::{Agreement, Order, Tally};
 
 /// The phases the runner times, in its names' order.
@@ -130,10 +130,10 @@ pub(crate) fn measure(study: &str, cfg: &Config, settings: &Settings) -> Elsewhe
             })
         })
         .collect();
-    let answers = match exchange(study, &bodies) {
-        Ok((info, answers)) => {
+    let (java, answers) = match exchange(study, &bodies) {
+        Ok((java, info, answers)) => {
             versions(&mut out, &info);
-            answers
+            (java, answers)
         }
         Err(why) => {
             out.artifacts.push(*why);
@@ -188,7 +188,7 @@ pub(crate) fn measure(study: &str, cfg: &Config, settings: &Settings) -> Elsewhe
                 size,
                 data,
             )
-            .with_runtime(Runtime::Java);
+            .with_runtime(java);
             if let Ok(m) = cipherlab_harness::Measurement::from_external_samples(
                 id, &samples, &clock, None, settings,
             ) {

@@ -18,11 +18,21 @@ use sha2::{Digest, Sha256};
 use super::find::{self, distinct};
 use super::{Config, Elsewhere, Scale};
 use cipherlab_platforms::conformance::TestRng;
-use cipherlab_platforms::{Info, RUNTIMES, Runner, cipherlab_ciphertext, missing, platforms_dir};
+use cipherlab_platforms::{Info, cipherlab_ciphertext, platforms_dir, ready};
 use cipherlab_results::artifact::table::{Cell, Table, int, num, text};
 use cipherlab_results::artifact::{Artifact, Content, Histogram};
 use cipherlab_results::id::{BenchId, Measurement, Phase, Runtime};
 use cipherlab_results::verdict::{Agreement, Order, Tally};
+
+/// The runtime of the Java papers' experiments (its id in platforms/runtimes.toml): the
+/// one place the studies that exist only in the JVM (`objects`' and `phases`' Java
+/// figures, `providers`' Java rows) name it.
+pub(crate) const JAVA: &str = "java";
+
+/// Whether a figure was measured in the JVM.
+pub(crate) fn in_java(m: &Measurement) -> bool {
+    m.id.runtime.as_str() == JAVA
+}
 
 /// The data type of the Java figures: the JVM's own serialization stream.
 pub const DATA_TYPE: &str = "java-objects";
@@ -144,7 +154,7 @@ pub fn conforms(
         .as_str()
         .and_then(|h| hex::decode(h).ok())
         .ok_or("no serialized stream in the answer")?;
-    let ct = cipherlab_ciphertext(spec, key, iv, &plain)?;
+    let ct = cipherlab_ciphertext(spec, key, iv, &plain).map_err(|e| e.to_string())?;
     let digest = hex::encode(Sha256::digest(&ct));
     if answer["ct_len"].as_u64() != Some(ct.len() as u64) || answer["ct_digest"] != json!(digest) {
         return Err(format!(
@@ -161,40 +171,39 @@ pub fn conforms(
 }
 
 /// Sends `requests` to the Java runner after an `info` (one JVM start for both) and
-/// returns the runner's `info` and one answer per request; or, when the runner is not
+/// returns the runtime, the runner's `info` and one answer per request; or, when the runner is not
 /// ready or fails, a table saying why and the command that fixes it (`java/missing`).
 pub(crate) fn exchange(
     study: &str,
     requests: &[Value],
-) -> Result<(Info, Vec<Value>), Box<Artifact>> {
+) -> Result<(Runtime, Info, Vec<Value>), Box<Artifact>> {
     let dir = platforms_dir(None);
     let absent = |why: String, fix: String| {
         let mut t = Table::new(&["runtime", "why", "install"]);
-        t.row(vec![text("java"), text(why), text(fix)]);
+        t.row(vec![text(JAVA), text(why), text(fix)]);
         t.note = "The Java experiment was not run; the Rust figures stand alone.".into();
         Box::new(t.artifact(study, "java/missing", "Java runner not present"))
     };
     let setup = format!("bash {}", dir.join("setup").display());
-    let rt = RUNTIMES
-        .iter()
-        .find(|r| r.name == "java")
-        .ok_or_else(|| absent("no Java runtime in the list".into(), setup.clone()))?;
-    if let Some((why, fix)) = missing(rt, &dir) {
-        return Err(absent(why, fix));
-    }
-    let mut bodies = vec![json!({"op": "info"})];
-    bodies.extend_from_slice(requests);
-    let mut answers = Runner::new(&dir, rt.name)
-        .and_then(|r| r.exchange(&bodies))
-        .map_err(|e| absent(format!("{e:#}"), setup.clone()))?;
-    let info: Info = serde_json::from_value(answers.remove(0))
-        .map_err(|e| absent(format!("its info is not as PROTOCOL.md says: {e}"), setup))?;
-    Ok((info, answers))
+    let (rt, java) = match cipherlab_platforms::runtime(JAVA).map(|d| (d, Runtime::of(d))) {
+        Ok((d, Some(r))) => (d, r),
+        _ => {
+            return Err(absent(
+                format!("no runtime {JAVA} in platforms/runtimes.toml"),
+                setup,
+            ));
+        }
+    };
+    let (runner, info) = ready(rt, &dir).map_err(|n| absent(n.why, n.fix))?;
+    let answers = runner
+        .exchange(requests)
+        .map_err(|e| absent(e.to_string(), setup))?;
+    Ok((java, info, answers))
 }
 
 /// Records the runtime's and its providers' versions for the machine block.
 pub(crate) fn versions(out: &mut Elsewhere, info: &Info) {
-    out.runtimes.insert("java".into(), info.version.clone());
+    out.runtimes.insert(JAVA.into(), info.version.clone());
     for p in &info.providers {
         out.runtimes
             .insert(p.name.clone(), format!("{} {}", p.library, p.version));
@@ -213,7 +222,7 @@ pub(crate) fn measure(study: &str, cfg: &Config, settings: &Settings) -> Elsewhe
     }
     let bodies: Vec<Value> = reqs.iter().map(|r| r.json.clone()).collect();
     let started = std::time::Instant::now();
-    let (info, answers) = match exchange(study, &bodies) {
+    let (java, info, answers) = match exchange(study, &bodies) {
         Ok(done) => done,
         Err(why) => {
             out.artifacts.push(*why);
@@ -282,7 +291,7 @@ pub(crate) fn measure(study: &str, cfg: &Config, settings: &Settings) -> Elsewhe
                 bytes.unwrap_or(0),
                 DATA_TYPE,
             )
-            .with_runtime(Runtime::Java);
+            .with_runtime(java);
             if let Ok(m) = cipherlab_harness::Measurement::from_external_samples(
                 id, &samples, &clock, bytes, settings,
             ) {

@@ -33,7 +33,7 @@ use cipherlab_harness::rng::Rng;
 use cipherlab_harness::{BatchSize, Bencher};
 use cipherlab_results::artifact::Artifact;
 use cipherlab_results::artifact::table::{Table, num, text};
-use cipherlab_results::id::{BenchId, Measurement, Phase, Runtime, Subject, Suite};
+use cipherlab_results::id::{BenchId, Measurement, Phase, Subject, Suite};
 use cipherlab_results::verdict::{Agreement, Order};
 
 pub struct ObjectsStudy;
@@ -317,7 +317,7 @@ impl Study for ObjectsStudy {
         _machine: &MachineInfo,
     ) -> Result<Vec<Artifact>, StudyError> {
         let (java, ms): (Vec<&Measurement>, Vec<&Measurement>) =
-            all.iter().partition(|m| m.id.runtime == Runtime::Java);
+            all.iter().partition(|m| super::java_stream::in_java(m));
         let ms = &ms[..];
         let base_w = find::one(ms, &no_cipher(), Phase::Write, None, None);
         let base_r = find::one(ms, &no_cipher(), Phase::Read, None, None);

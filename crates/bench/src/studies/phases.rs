@@ -23,7 +23,7 @@ use crate::corpus::DataType;
 use cipherlab_harness::Settings;
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_results::artifact::Artifact;
-use cipherlab_results::id::{Measurement, Phase, Runtime, Subject, Suite};
+use cipherlab_results::id::{Measurement, Phase, Subject, Suite};
 use cipherlab_results::verdict::{Agreement, Order, Tally};
 
 pub struct PhasesStudy;
@@ -125,7 +125,7 @@ impl Study for PhasesStudy {
         _machine: &MachineInfo,
     ) -> Result<Vec<Artifact>, StudyError> {
         let (java, ms): (Vec<&Measurement>, Vec<&Measurement>) =
-            all.iter().partition(|m| m.id.runtime == Runtime::Java);
+            all.iter().partition(|m| super::java_stream::in_java(m));
         let ms = &ms[..];
         let mut columns = vec!["cipher"];
         columns.extend(PHASES.iter().map(|p| match p {

@@ -114,7 +114,7 @@ impl Study for ProvidersStudy {
         }
         let target = Runners {
             study: NAME,
-            runtimes: &["java"],
+            runtimes: &[super::java_stream::JAVA],
             all_providers: true,
             phases: &["encrypt"],
             reuse: true,
@@ -174,7 +174,7 @@ impl Study for ProvidersStudy {
             let rust: Vec<&Measurement> = group
                 .iter()
                 .copied()
-                .filter(|m| m.id.runtime == Runtime::Rust)
+                .filter(|m| m.id.runtime == Runtime::RUST)
                 .collect();
             let rust_fastest = rust
                 .iter()
@@ -241,7 +241,7 @@ impl Study for ProvidersStudy {
                  default is the fastest."
             ));
         }
-        if ms.iter().any(|m| m.id.runtime == Runtime::Java) {
+        if ms.iter().any(|m| super::java_stream::in_java(m)) {
             t.note.push_str(
                 " java-sunjce and java-bc are the JDK's SunJCE and BouncyCastle through the Java \
                  runner (platforms/), timed per call with the keyed cipher re-initialised (the AEADs \

@@ -7,29 +7,27 @@
 mod synthetic;
 pub use synthetic::*;
 
-use cipherlab_platforms::{RUNTIMES, missing, platforms_dir};
+use cipherlab_platforms::{platforms_dir, ready, runtime, runtimes};
 
-/// Whether the runner of runtime `name` is ready; when it is not, prints a `SKIP` line with
-/// why and the command that fixes it (a developer without the runtime still runs the rest).
+/// Whether the runner of runtime `name` is ready ([`cipherlab_platforms::ready`]); when it
+/// is not, prints a `SKIP` line with why and the command that fixes it (a developer
+/// without the runtime still runs the rest).
 pub fn runner_ready(name: &str) -> bool {
-    let rt = RUNTIMES
-        .iter()
-        .find(|rt| rt.name == name)
-        .unwrap_or_else(|| panic!("{name} is not among the runtimes"));
-    match missing(rt, &platforms_dir(None)) {
-        Some((why, fix)) => {
-            println!("SKIP {name}: {why} (install: {fix})");
+    let rt = runtime(name).unwrap();
+    match ready(rt, &platforms_dir(None)) {
+        Err(not) => {
+            println!("SKIP {name}: {} (install: {})", not.why, not.fix);
             false
         }
-        None => true,
+        Ok(_) => true,
     }
 }
 
-/// The runtimes whose runners are ready, in [`RUNTIMES`]' order (a `SKIP` line for each other).
+/// The runtimes whose runners are ready, in the list's order (a `SKIP` line for each other).
 pub fn ready_runtimes() -> Vec<&'static str> {
-    RUNTIMES
+    runtimes()
         .iter()
-        .map(|rt| rt.name)
+        .map(|rt| rt.id.as_str())
         .filter(|name| runner_ready(name))
         .collect()
 }

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use cipherlab_platforms::conformance::{ProviderResult, Verdict, check_runtime};
-use cipherlab_platforms::{RUNTIMES, Runner, missing, platforms_dir};
+use cipherlab_platforms::{platforms_dir, ready, runtime, runtimes};
 use serde_json::{Map, Value, json};
 
 /// Options of `cipherlab platforms check`.
@@ -21,7 +21,8 @@ pub struct Args {
     /// source tree's).
     #[arg(long)]
     dir: Option<PathBuf>,
-    /// Only this runtime (java, node, python, php, go); repeat for several.
+    /// Only this runtime (an id of platforms/runtimes.toml: `cipherlab platforms doctor`
+    /// lists them); repeat for several.
     #[arg(long = "runtime", value_name = "RUNTIME")]
     runtimes: Vec<String>,
     /// Fewer vectors: lengths 0 … three blocks + 1 and one long message (1,000 bytes).
@@ -46,33 +47,25 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
             .unwrap_or(0)
     });
     for r in &args.runtimes {
-        if !RUNTIMES.iter().any(|rt| rt.name == r) {
-            anyhow::bail!("--runtime {r}: not one of java, node, python, php, go");
-        }
+        runtime(r).map_err(|e| anyhow::anyhow!("--runtime {r}: {e}"))?;
     }
     let mut skipped = Vec::new();
     let mut crashed = 0;
     let mut results: Vec<ProviderResult> = Vec::new();
     let mut startup = BTreeMap::new();
-    for rt in RUNTIMES {
-        if !args.runtimes.is_empty() && !args.runtimes.iter().any(|r| r == rt.name) {
+    for rt in runtimes() {
+        if !args.runtimes.is_empty() && !args.runtimes.contains(&rt.id) {
             continue;
         }
-        if let Some((why, fix)) = missing(rt, &dir) {
-            skipped.push(json!({"runtime": rt.name, "reason": why, "fix": fix}));
-            continue;
-        }
-        let runner = Runner::new(&dir, rt.name)?;
-        let info = match runner.info() {
-            Ok(i) => i,
-            Err(e) => {
-                skipped.push(json!({"runtime": rt.name, "reason": format!("{e:#}"),
-                    "fix": format!("bash {}", dir.join("setup").display())}));
+        let (runner, info) = match ready(rt, &dir) {
+            Ok(ready) => ready,
+            Err(not) => {
+                skipped.push(json!({"runtime": not.runtime, "reason": not.why, "fix": not.fix}));
                 continue;
             }
         };
         startup.insert(
-            rt.name,
+            rt.id.as_str(),
             json!({"wall_ms": info.wall_startup_ms, "runner_ns": info.startup_ns}),
         );
         // A runner that dies on the vectors is listed with the skipped ones, and fails the check.
@@ -80,7 +73,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
             Ok(r) => results.extend(r),
             Err(e) => {
                 crashed += 1;
-                skipped.push(json!({"runtime": rt.name, "reason": format!("the runner failed on the vectors: {e:#}"),
+                skipped.push(json!({"runtime": rt.id, "reason": format!("the runner failed on the vectors: {e:#}"),
                     "fix": "a bug in the runner: run the request it stopped at by hand"}));
             }
         }

@@ -1,5 +1,5 @@
-//! `cipherlab platforms`: the runners of other language runtimes in `platforms/` (Java,
-//! Node.js, Python, PHP, Go; protocol in platforms/PROTOCOL.md).
+//! `cipherlab platforms`: the runners of other language runtimes in `platforms/` (the
+//! runtimes of platforms/runtimes.toml; protocol in platforms/PROTOCOL.md).
 //!
 //! `doctor` says which runtimes and libraries are present, their versions, and the exact
 //! command that installs what is missing; `check` runs generated vectors through every
@@ -10,7 +10,7 @@ mod check;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use cipherlab_platforms::{RUNTIMES, Runner, missing, on_path, platforms_dir, tool_version};
+use cipherlab_platforms::{on_path, platforms_dir, ready, runtimes, tool_version};
 use serde_json::{Value, json};
 
 /// Options of `cipherlab platforms`.
@@ -54,31 +54,29 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
 fn doctor(args: &DoctorArgs) -> anyhow::Result<ExitCode> {
     let dir = platforms_dir(args.dir.as_deref());
     let mut rows = Vec::new();
-    for rt in RUNTIMES {
+    for rt in runtimes() {
         let tools: Vec<Value> = rt
             .tools
             .iter()
-            .map(|(t, a)| json!({"tool": t, "version": on_path(t).then(|| tool_version(t, a)).flatten()}))
+            .filter_map(|t| t.split_first())
+            .map(|(t, a)| {
+                let args: Vec<&str> = a.iter().map(String::as_str).collect();
+                json!({"tool": t, "version": on_path(t).then(|| tool_version(t, &args)).flatten()})
+            })
             .collect();
-        let row = match missing(rt, &dir) {
-            Some((why, fix)) => {
-                json!({"runtime": rt.name, "ready": false, "tools": tools, "problem": why, "fix": fix})
-            }
-            None => match Runner::new(&dir, rt.name).and_then(|r| r.info()) {
-                Ok(info) => json!({
-                    "runtime": rt.name, "ready": true, "tools": tools,
-                    "version": info.version, "startup_ms": info.wall_startup_ms,
-                    "providers": info.providers.iter().map(|p| json!({
-                        "name": p.name, "library": p.library, "version": p.version,
-                        "algorithms": p.algorithms.len(),
-                    })).collect::<Vec<_>>(),
-                }),
-                Err(e) => json!({
-                    "runtime": rt.name, "ready": false, "tools": tools,
-                    "problem": format!("the runner did not answer: {e:#}"),
-                    "fix": format!("bash {}", dir.join("setup").display()),
-                }),
-            },
+        let row = match ready(rt, &dir) {
+            Err(not) => json!({
+                "runtime": rt.id, "name": rt.name, "ready": false, "tools": tools,
+                "problem": not.why, "fix": not.fix,
+            }),
+            Ok((_, info)) => json!({
+                "runtime": rt.id, "name": rt.name, "ready": true, "tools": tools,
+                "version": info.version, "startup_ms": info.wall_startup_ms,
+                "providers": info.providers.iter().map(|p| json!({
+                    "name": p.name, "library": p.library, "version": p.version,
+                    "algorithms": p.algorithms.len(),
+                })).collect::<Vec<_>>(),
+            }),
         };
         rows.push(row);
     }

@@ -263,7 +263,7 @@ mod tests {
             study: "s".into(),
             algorithm: crate::id::Subject::named("a"),
             implementation: "i".into(),
-            runtime: crate::id::Runtime::ALL[0],
+            runtime: crate::id::Runtime::RUST,
             phase: crate::id::Phase::ALL[0],
             size: 16,
             data_type: "d".into(),

@@ -232,7 +232,7 @@ fn place(axis: Axis, m: &Measurement, multi_impl: &HashSet<&Subject>) -> Option<
     if multi_impl.contains(&m.id.algorithm) {
         alg = format!("{alg} ({})", m.id.implementation);
     }
-    if m.id.runtime != Runtime::Rust {
+    if m.id.runtime != Runtime::RUST {
         alg = format!("{alg} [{}]", m.id.runtime);
     }
     Some(match axis {

@@ -13,11 +13,25 @@ use cipherlab_harness::machine::MachineInfo;
 use cipherlab_harness::stats::Ratio;
 use cipherlab_results::artifact::Artifact;
 use cipherlab_results::artifact::table::{Cell, Table, int, num, text};
-use cipherlab_results::id::Measurement;
+use cipherlab_results::id::{Measurement, Runtime};
 use cipherlab_results::verdict::{Agreement, Order, Tally};
 
-/// Column order of the runtimes: the paper's four, then Go and cipherlab.
-const RUNTIMES: [&str; 6] = ["java", "php", "node", "python", "go", "rust"];
+/// Column order of the runtimes: the list's (platforms/runtimes.toml: the paper's four,
+/// then the others), then cipherlab. Every [`Runtime`] is one of them, so no figure is
+/// left out of the tables.
+fn columns() -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = cipherlab_platforms::runtimes::in_column_order()
+        .into_iter()
+        .map(|d| d.id.as_str())
+        .collect();
+    out.push(rust());
+    out
+}
+
+/// cipherlab's own runtime, as figures name it.
+fn rust() -> &'static str {
+    Runtime::RUST.as_str()
+}
 
 /// What a figure is of, read from its identifier: the one place this module looks into
 /// a [`cipherlab_results::id::BenchId`].
@@ -38,7 +52,7 @@ fn of(m: &Measurement) -> Of<'_> {
 }
 
 fn label(runtime: &str) -> &str {
-    if runtime == "rust" {
+    if runtime == rust() {
         "cipherlab (Rust)"
     } else {
         runtime
@@ -69,7 +83,7 @@ fn pick<'m>(
 
 /// Runtimes with figures for `spec`, in column order.
 fn present(ms: &[&Measurement], spec: &CipherSpec) -> Vec<&'static str> {
-    RUNTIMES
+    columns()
         .into_iter()
         .filter(|rt| {
             ms.iter()
@@ -241,8 +255,10 @@ pub(super) fn claims(ms: &[&Measurement]) -> Vec<Claim> {
             pairs.push((a, b));
         }
     }
-    for other in ["go", "rust"] {
-        pairs.push(("python", other));
+    // The paper's slowest (Python) against every runtime the paper did not have.
+    let slowest = rank[rank.len() - 1];
+    for other in columns().into_iter().filter(|rt| !rank.contains(rt)) {
+        pairs.push((slowest, other));
     }
     if let Some(&size) = sizes(ms, &aes128).last() {
         for (a, b) in pairs {
@@ -255,12 +271,12 @@ pub(super) fn claims(ms: &[&Measurement]) -> Vec<Claim> {
                 };
                 let ratio = find::ratio(ma, mb);
                 // The paper ranks Python last: slower than every other runtime.
-                let published = if a == "python" {
+                let published = if a == slowest {
                     Order::Slower
                 } else {
                     Order::Faster
                 };
-                let word = if a == "python" { "slower" } else { "faster" };
+                let word = if a == slowest { "slower" } else { "faster" };
                 out.push(Claim {
                     claim: format!(
                         "{} is {word} than {} ({phase}, {aes128}, {size} B)",
@@ -421,7 +437,7 @@ fn beyond(ms: &[&Measurement]) -> Option<Artifact> {
             continue;
         }
         let o = of(m);
-        let rust = pick(ms, spec, "rust", o.phase, o.size);
+        let ours = pick(ms, spec, rust(), o.phase, o.size);
         t.row(vec![
             text(spec.to_string()),
             int(o.size),
@@ -429,10 +445,10 @@ fn beyond(ms: &[&Measurement]) -> Option<Artifact> {
             text(o.provider),
             text(o.phase),
             num(m.median_ns_per_op() / 1e3),
-            text(if o.runtime == "rust" {
+            text(if o.runtime == rust() {
                 "1".to_string()
             } else {
-                find::ratio_text(rust.and_then(|r| find::ratio(m, r)))
+                find::ratio_text(ours.and_then(|r| find::ratio(m, r)))
             }),
         ]);
     }
@@ -493,6 +509,22 @@ mod tests {
             .iter()
             .map(|c| (c.claim.clone(), c.verdict().as_str()))
             .collect()
+    }
+
+    #[test]
+    fn every_runtime_has_a_column() {
+        let cols = columns();
+        for r in Runtime::all() {
+            assert!(cols.contains(&r.as_str()), "{r} has no column");
+        }
+        assert_eq!(cols.len(), Runtime::all().len());
+        assert_eq!(cols.last(), Some(&rust()));
+        for rt in web_platforms::RUNTIMES {
+            assert!(
+                cols.contains(&rt),
+                "the paper's {rt} is not in platforms/runtimes.toml"
+            );
+        }
     }
 
     #[test]

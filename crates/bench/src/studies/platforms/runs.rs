@@ -19,7 +19,7 @@ use crate::corpus;
 use crate::studies::Elsewhere;
 use crate::studies::inputs::CORPUS_SEED;
 use cipherlab_platforms::conformance::{TestRng, Verdict, check_runtime};
-use cipherlab_platforms::{RUNTIMES, Runner, cipherlab_ciphertext, missing, platforms_dir};
+use cipherlab_platforms::{Runner, cipherlab_ciphertext, platforms_dir, ready, runtimes};
 use cipherlab_results::artifact::table::{Table, int, num, text};
 use cipherlab_results::id::{BenchId, Measurement};
 use cipherlab_results::ranking;
@@ -318,36 +318,28 @@ pub(crate) fn measure(
         "undecided at the end",
     ]);
     let mut extra_spent = Duration::ZERO;
-    for (index, rt) in RUNTIMES.iter().enumerate() {
-        if !target.runtimes.is_empty() && !target.runtimes.contains(&rt.name) {
+    for r in target.runtimes {
+        cipherlab_platforms::runtime(r).map_err(|e| e.to_string())?;
+    }
+    let list = runtimes();
+    for (index, rt) in list.iter().enumerate() {
+        let name = rt.id.as_str();
+        if !target.runtimes.is_empty() && !target.runtimes.contains(&name) {
             continue;
         }
-        if let Some((why, fix)) = missing(rt, &dir) {
-            absent.row(vec![text(rt.name), text(why), text(fix)]);
-            continue;
-        }
-        let runner = Runner::new(&dir, rt.name).map_err(|e| format!("{e:#}"))?;
-        let info = match runner.info() {
-            Ok(i) => i,
-            Err(e) => {
-                absent.row(vec![
-                    text(rt.name),
-                    text(format!("{e:#}")),
-                    text(format!("bash {}", dir.join("setup").display())),
-                ]);
+        let (runner, info) = match ready(rt, &dir) {
+            Ok(ready) => ready,
+            Err(not) => {
+                absent.row(vec![text(not.runtime), text(not.why), text(not.fix)]);
                 continue;
             }
         };
-        out.runtimes
-            .insert(rt.name.to_string(), info.version.clone());
+        out.runtimes.insert(name.to_string(), info.version.clone());
         let only = |name: &str| wanted.iter().any(|w| w == name);
         let verdicts = match check_runtime(&runner, &info, CONFORMANCE_SEED, true, &only) {
             Ok(v) => v,
             Err(e) => {
-                errors.push(format!(
-                    "{}: the runner failed on the vectors: {e:#}",
-                    rt.name
-                ));
+                errors.push(format!("{}: the runner failed on the vectors: {e:#}", name));
                 continue;
             }
         };
@@ -358,7 +350,7 @@ pub(crate) fn measure(
                 .insert(p.name.clone(), format!("{} {}", p.library, p.version));
             for (alg, v) in &p.results {
                 proven.row(vec![
-                    text(rt.name),
+                    text(name),
                     text(&p.name),
                     text(format!("{} {}", p.library, p.version)),
                     text(alg),
@@ -376,16 +368,24 @@ pub(crate) fn measure(
         // A process of its own for the timing, so its first call is cold as the table
         // says (the conformance vectors ran in the other one); then the budget's share
         // of this runtime for more samples where figures are still undecided.
-        let timing = Runner::new(&dir, rt.name).map_err(|e| format!("{e:#}"))?;
-        let left = RUNTIMES.len().saturating_sub(index).max(1) as u32;
+        // It learns the probe set from its own `info` first (platforms/PROTOCOL.md), as
+        // every runner process does before it is asked for a name with many key sizes.
+        let timing = Runner::new(&dir, name).map_err(|e| e.to_string())?;
+        if let Err(e) = timing.info() {
+            errors.push(format!(
+                "{name}: the timing process did not answer info: {e}"
+            ));
+            continue;
+        }
+        let left = list.len().saturating_sub(index).max(1) as u32;
         let share = target.extra.saturating_sub(extra_spent) / left;
-        let timed = time_all(&timing, &requests, study, rt.name, settings, share);
+        let timed = time_all(&timing, &requests, study, name, settings, share);
         extra_spent += Duration::from_secs_f64(timed.extra.seconds);
         drop(timing);
         errors.extend(timed.errors);
         out.measurements.extend(timed.measurements);
         extra.row(vec![
-            text(rt.name),
+            text(name),
             int(timed.extra.passes),
             int(timed.extra.figures),
             int(timed.extra.requests),
@@ -395,7 +395,7 @@ pub(crate) fn measure(
         let paid = timed.paid;
         for (provider, c) in paid {
             costs.row(vec![
-                text(rt.name),
+                text(name),
                 text(provider),
                 int(info.wall_startup_ms),
                 num(info.startup_ns as f64 / 1e6),
@@ -516,12 +516,9 @@ fn requests(
         let iv_field = if spec.is_aead() { "nonce" } else { "iv" };
         for &size in &job.sizes {
             let path = files.path(size);
-            let expect = hex::encode(Sha256::digest(cipherlab_ciphertext(
-                spec,
-                &key,
-                &iv,
-                &read(&path)?,
-            )?));
+            let expect = hex::encode(Sha256::digest(
+                cipherlab_ciphertext(spec, &key, &iv, &read(&path)?).map_err(|e| e.to_string())?,
+            ));
             for provider in provs {
                 for &phase in target.phases {
                     let mut json = json!({

@@ -10,11 +10,13 @@ import java.security.Security;
 import java.security.spec.AlgorithmParameterSpec;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
@@ -57,12 +59,13 @@ public final class Runner {
     // -------------------------------------------------------------- catalogue names
 
     static final List<String> BLOCK_MODES = List.of("ecb", "cbc", "cfb", "cfb8", "cfb1", "ofb", "ctr");
-    static final Map<String, int[]> PROBE_BITS = Map.of(
-            "blowfish", new int[] {32, 64, 128, 192, 256, 448},
-            "rc2", new int[] {40, 64, 128, 256, 1024},
-            "rc4", new int[] {40, 64, 128, 256, 2048});
-    static final Map<String, int[]> KEY_RANGE = Map.of(
-            "blowfish", new int[] {32, 448}, "rc2", new int[] {40, 1024}, "rc4", new int[] {40, 2048});
+    /**
+     * The probe set of the last {@code info} request (PROTOCOL.md, "info"): per algorithm with
+     * many key sizes, the sizes to list it at ("bits") and the sizes its names may have
+     * ("range"). Until an {@code info} brings one, such names are unsupported.
+     */
+    static Map<String, List<Long>> probeBits = Map.of();
+    static Map<String, List<Long>> keyRange = Map.of();
     static final Map<String, Integer> LWC_KEY = Map.of(
             "ascon-aead128", 16, "ascon-128", 16, "ascon-128a", 16, "ascon-80pq", 20, "xoodyak", 16,
             "isap-a-128a", 16, "isap-a-128", 16, "isap-k-128a", 16, "isap-k-128", 16);
@@ -115,14 +118,14 @@ public final class Runner {
         if ((m = FIXED.matcher(name)).matches()) return new Spec(name, m.group(1), m.group(1).equals("des") ? 56 : 80, m.group(2));
         if ((m = TDES.matcher(name)).matches()) return new Spec(name, "3des", Integer.parseInt(m.group(1)), m.group(2));
         if ((m = VAR.matcher(name)).matches() || (m = RC4.matcher(name)).matches()) {
-            int[] range = KEY_RANGE.get(m.group(1));
+            List<Long> range = keyRange.getOrDefault(m.group(1), List.of(1L, 0L));
             int bits;
             try {
                 bits = Integer.parseInt(m.group(2));
             } catch (NumberFormatException e) {
                 throw new Unsupported();
             }
-            if (bits >= range[0] && bits <= range[1] && bits % 8 == 0) {
+            if (bits >= range.get(0) && bits <= range.get(1) && bits % 8 == 0) {
                 return new Spec(name, m.group(1), bits, m.group(3).isEmpty() ? null : m.group(3));
             }
         }
@@ -138,10 +141,10 @@ public final class Runner {
         for (String m : BLOCK_MODES) out.add("des-" + m);
         for (int b : new int[] {112, 168}) for (String m : BLOCK_MODES) out.add("3des-" + b + "-" + m);
         for (String fam : List.of("blowfish", "rc2")) {
-            for (int b : PROBE_BITS.get(fam)) for (String m : BLOCK_MODES) out.add(fam + "-" + b + "-" + m);
+            for (long b : probeBits.getOrDefault(fam, List.of())) for (String m : BLOCK_MODES) out.add(fam + "-" + b + "-" + m);
         }
         for (String m : BLOCK_MODES) out.add("skipjack-" + m);
-        for (int b : PROBE_BITS.get("rc4")) out.add("rc4-" + b);
+        for (long b : probeBits.getOrDefault("rc4", List.of())) out.add("rc4-" + b);
         out.add("chacha20-poly1305");
         out.addAll(new TreeSet<>(LWC_KEY.keySet()));
         return out;
@@ -165,7 +168,21 @@ public final class Runner {
         final String version;
         final Provider jca;
         final boolean lightweight;
-        List<String> algorithms = List.of();
+        /** The algorithms served, per probe set (its text). */
+        final Map<String, List<String>> listed = new HashMap<>();
+
+        /** The algorithms it serves at the current probe set (probed on first use). */
+        List<String> algorithms() {
+            String key = probeBits + " " + keyRange;
+            List<String> have = listed.get(key);
+            if (have != null) return have;
+            long t0 = System.nanoTime();
+            have = new ArrayList<>();
+            for (String n : candidateNames()) if (probe(this, n)) have.add(n);
+            if (listed.isEmpty()) probingNs += System.nanoTime() - t0; // the first probing counts into the start-up
+            listed.put(key, have);
+            return have;
+        }
 
         Prov(String name, String library, Provider jca, boolean lightweight) {
             this.name = name;
@@ -320,6 +337,7 @@ public final class Runner {
 
     static final List<Prov> PROVIDERS = new ArrayList<>();
     static long ready;
+    static long probingNs;
 
     // -------------------------------------------------------------- requests
 
@@ -331,7 +349,7 @@ public final class Runner {
             "time", union(CIPHER_FIELDS, "direction", "input", "reps", "warmup", "reuse", "expect"),
             "stream", union(CIPHER_FIELDS, "objects", "seed", "reps", "warmup"),
             "asym", Set.of("id", "op", "scheme", "provider", "message", "keygen_reps", "reps", "warmup"),
-            "info", Set.of("id", "op"));
+            "info", Set.of("id", "op", "probe"));
 
     static Set<String> union(Set<String> a, String... more) {
         Set<String> out = new TreeSet<>(a);
@@ -359,7 +377,7 @@ public final class Runner {
         Prov prov = null;
         for (Prov p : PROVIDERS) {
             boolean named = wanted == null || p.name.equals(wanted);
-            if (named && (prov == null || wanted == null && !prov.algorithms.contains(s.name) && p.algorithms.contains(s.name))) {
+            if (named && (prov == null || wanted == null && !prov.algorithms().contains(s.name) && p.algorithms().contains(s.name))) {
                 prov = p;
             }
         }
@@ -533,18 +551,50 @@ public final class Runner {
 
     static Map<String, Object> runFacts() {
         Map<String, Object> f = new LinkedHashMap<>();
-        f.put("startup_ns", ready - STARTED);
+        f.put("startup_ns", ready - STARTED + probingNs);
         f.put("clock", "System.nanoTime");
         f.put("runtime", "java");
         f.put("runtime_version", System.getProperty("java.version"));
         return f;
     }
 
-    static Map<String, Object> info() {
+    /** Takes the probe set of an {@code info} request (absent: the one before stays). */
+    @SuppressWarnings("unchecked")
+    static void setProbe(Object p) throws Refused {
+        if (p == null) return;
+        if (!(p instanceof Map)) throw new Refused("\"probe\" must be an object");
+        Map<String, List<Long>> bits = new TreeMap<>();
+        Map<String, List<Long>> range = new TreeMap<>();
+        for (Map.Entry<String, Object> e : ((Map<String, Object>) p).entrySet()) {
+            String bad = "\"probe\".\"" + e.getKey() + "\" must be {\"bits\": [...], \"range\": [lo, hi]}";
+            if (!(e.getValue() instanceof Map<?, ?> v)) throw new Refused(bad);
+            List<Long> b = longs(v.get("bits")), r = longs(v.get("range"));
+            if (b == null || r == null || r.size() != 2) throw new Refused(bad);
+            bits.put(e.getKey(), b);
+            range.put(e.getKey(), r);
+        }
+        probeBits = bits;
+        keyRange = range;
+    }
+
+    /** The list of positive whole numbers {@code o} is, or null. */
+    static List<Long> longs(Object o) {
+        if (!(o instanceof List<?> l)) return null;
+        List<Long> out = new ArrayList<>();
+        for (Object x : l) {
+            if (!(x instanceof Long n) || n <= 0) return null;
+            out.add(n);
+        }
+        return out;
+    }
+
+    static Map<String, Object> info(Map<String, Object> req) throws Refused {
+        setProbe(req.get("probe"));
+        for (Prov p : PROVIDERS) p.algorithms();
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("runtime", "java");
         out.put("version", System.getProperty("java.version"));
-        out.put("startup_ns", ready - STARTED);
+        out.put("startup_ns", ready - STARTED + probingNs);
         out.put("clock", "System.nanoTime");
         List<Object> provs = new ArrayList<>();
         for (Prov p : PROVIDERS) {
@@ -552,7 +602,7 @@ public final class Runner {
             m.put("name", p.name);
             m.put("library", p.library);
             m.put("version", p.version);
-            m.put("algorithms", p.algorithms);
+            m.put("algorithms", p.algorithms());
             provs.add(m);
         }
         out.put("providers", provs);
@@ -568,7 +618,7 @@ public final class Runner {
         unknown.removeAll(allowed);
         if (!unknown.isEmpty()) throw new Refused("field(s) " + String.join(", ", unknown) + " not used by op \"" + op + "\"");
         return switch ((String) op) {
-            case "info" -> info();
+            case "info" -> info(req);
             case "time" -> serveTime(req);
             case "stream" -> Stream.serve(req);
             case "asym" -> Asym.serve(req);
@@ -580,11 +630,6 @@ public final class Runner {
         Provider bc = new BouncyCastleProvider();
         PROVIDERS.add(new Prov("java-sunjce", "SunJCE", Security.getProvider("SunJCE"), false));
         PROVIDERS.add(new Prov("java-bc", "bcprov-jdk18on", bc, true));
-        for (Prov p : PROVIDERS) {
-            List<String> have = new ArrayList<>();
-            for (String n : candidateNames()) if (probe(p, n)) have.add(n);
-            p.algorithms = have;
-        }
         ready = System.nanoTime();
 
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
