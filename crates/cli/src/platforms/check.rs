@@ -106,7 +106,9 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         std::io::stdout().write_all(matrix_text(&results, &skipped, seed).as_bytes())?;
     }
     Ok(if differs + crashed > 0 {
-        ExitCode::from(1)
+        // Bytes that are not what they must be: the kind of failure a modified file is
+        // (exit 1, README "Exit codes").
+        cipherlab_cli::exit::status(cipherlab_cli::exit::Kind::Authentication)
     } else {
         ExitCode::SUCCESS
     })
