@@ -168,6 +168,18 @@ fn collect_ef(obj: &Object, out: &mut BTreeSet<u32>) {
     }
 }
 
+/// How much of a document [`Pdf::load_reading`] keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Read {
+    /// Everything, every string and stream decrypted: a document to write.
+    Whole,
+    /// Only object streams decrypted (strings and other streams stay as they are), and
+    /// of each object only what the census reads ([`crate::repair::skeleton`]): enough to
+    /// count a file's pages and objects, which is all the read-back check of a file about
+    /// to be written needs.
+    Structure,
+}
+
 /// A set of object numbers, for walking a document's graph: a bitmap when the numbers are
 /// dense enough (every file cipherlab writes, and nearly every other), else a hash set.
 /// The walks of a 65,000-object file spent a third of `pdf encrypt`'s time in the B-tree
@@ -547,16 +559,16 @@ impl<'a> Pdf<'a> {
     /// Loads every object of the reading `xref`. Objects that cannot be read are left out
     /// and listed; judging whether the document is whole is the caller's. With `fill`,
     /// object streams that the cross-reference data does not name are read too (a
-    /// reading repaired by scanning). Without `decrypt_all`, only object streams are
-    /// decrypted (strings and other streams stay as they are): enough to see the
-    /// document's structure.
+    /// reading repaired by scanning). `read` says how much of each object is kept
+    /// ([`Read`]).
     pub(crate) fn load_reading(
         &self,
         xref: &Xref,
         handler: Option<&Handler>,
         fill: Fill,
-        decrypt_all: bool,
+        read: Read,
     ) -> Result<Loaded> {
+        let decrypt_all = read == Read::Whole;
         let encrypted = xref
             .trailer
             .get(b"Encrypt")
@@ -642,6 +654,10 @@ impl<'a> Pdf<'a> {
                                     doc.warn(format!("object {} {}: a string: {w}", id.0, id.1));
                                 }
                             }
+                            let obj = match read {
+                                Read::Whole => obj,
+                                Read::Structure => crate::repair::skeleton(obj),
+                            };
                             doc.objects.insert(num, (id.1, obj));
                         }
                         Err(e @ Error::Limit(_)) => return Err(e),
@@ -729,6 +745,10 @@ impl<'a> Pdf<'a> {
                         std::mem::replace(&mut m[i].1, Object::Null)
                     } else {
                         m[i].1.clone()
+                    };
+                    let o = match read {
+                        Read::Whole => o,
+                        Read::Structure => crate::repair::skeleton(o),
                     };
                     doc.objects.insert(num, (0, o));
                     doc.compressed.insert(num);
@@ -879,7 +899,11 @@ impl<'a> Pdf<'a> {
                 catalog = true;
             }
         }
-        let members = members.values().flatten().map(|(n, _)| *n).collect();
+        let mut seen = NumberSet::for_numbers(xref.entries.keys().next_back().copied());
+        for (n, _) in members.values().flatten() {
+            seen.insert(*n);
+        }
+        let members = seen;
         let misplaced = self.misplaced.get() - misplaced_before;
         if misplaced > 0 {
             doc.warn(format!(

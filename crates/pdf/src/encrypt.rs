@@ -97,7 +97,13 @@ pub fn encrypt_with(input: &[u8], opts: &Options<'_>, limits: &Limits) -> Result
         opts.encrypt_metadata,
         limits,
     )?);
-    repair::check_prepared(&census, &doc)?;
+    // A Standard-handler output is read back whole below (`check_written`), which finds
+    // anything `prepare` lost as well; only a lightweight cipher's output, which is not
+    // read back, has the prepared document checked here. (Both walks of a large document
+    // were a twentieth of `pdf encrypt`'s time: docs/BENCHMARKS.md.)
+    if matches!(opts.cipher, Cipher::Lwc(_)) {
+        repair::check_prepared(&census, &doc)?;
+    }
     let keys = phases::keys(
         &doc,
         opts.cipher,

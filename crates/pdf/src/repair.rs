@@ -25,9 +25,10 @@
 //! census of what they read ([`check_written`]): the file is read back, and its page count
 //! and the objects its catalog reaches must be the same.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
-use crate::document::{Document, NumberSet, Pdf, collect_refs};
+use crate::document::{Document, NumberSet, Pdf, Read, collect_refs};
+use crate::object::Dict;
 use crate::error::{Error, Result};
 use crate::limits::Limits;
 use crate::object::Object;
@@ -53,7 +54,7 @@ pub(crate) struct Loaded {
     /// The trailer's /Root, or failing that an object of /Type /Catalog, was found.
     pub(crate) catalog: bool,
     /// Objects seen in the object streams read, taken or not.
-    pub(crate) members: BTreeSet<u32>,
+    pub(crate) members: NumberSet,
     /// Objects found away from where the cross-reference data said: the data is damaged.
     pub(crate) misplaced: usize,
 }
@@ -132,6 +133,54 @@ pub(crate) fn census(doc: &Document, why: &dyn Fn(u32) -> Missing) -> Census {
     }
     count_pages(doc, &mut c);
     c
+}
+
+/// What [`census`] reads of `o`, for a reading that is only counted (the read-back check
+/// of a file about to be written, [`check_written`]). Keeping every object of a
+/// 65,000-object file whole for that check, then walking and freeing it, was a sixth of
+/// `pdf encrypt`'s time (docs/BENCHMARKS.md); skeletons, made while each object is still
+/// in the cache, are walked and freed in less. The census of the skeletons is the census
+/// of the originals:
+///
+/// - a dictionary or stream that the page walk or the loader looks into -- one with
+///   /Kids or /Pages, or of /Type /Page, /Pages, /Catalog or /ObjStm (its members are
+///   read from it) -- is kept whole, and so is anything that is neither (an indirect
+///   /Kids array or /Count);
+/// - any other dictionary becomes a dictionary holding only an array of its references,
+///   in order, each once (a stream's /Length left out, as [`collect_refs`] leaves it),
+///   and any other stream a stream with that dictionary and no data: a dictionary stays a
+///   dictionary, which is what makes a page-tree kid a page.
+///
+/// (Reducing the pages too was measured slower: they are a third of the objects, and
+/// keeping them costs less than taking them apart.)
+pub(crate) fn skeleton(o: Object) -> Object {
+    let d = match &o {
+        Object::Dict(d) => d,
+        Object::Stream(s) => &s.dict,
+        _ => return o,
+    };
+    let whole = d.get(b"Kids").is_some()
+        || d.get(b"Pages").is_some()
+        || [&b"Page"[..], b"Pages", b"Catalog", b"ObjStm"]
+            .iter()
+            .any(|t| d.has_type(t));
+    if whole {
+        return o;
+    }
+    let mut refs = Vec::new();
+    sorted_refs(&o, &mut refs);
+    let mut skel = Dict::new();
+    if !refs.is_empty() {
+        let refs = refs.into_iter().map(|n| Object::Ref(n, 0)).collect();
+        skel.0.push((Vec::new(), Object::Array(refs)));
+    }
+    match o {
+        Object::Stream(_) => Object::Stream(crate::object::Stream {
+            dict: skel,
+            data: Vec::new(),
+        }),
+        _ => Object::Dict(skel),
+    }
 }
 
 /// The references in `o`, into `refs`: ascending, each once.
@@ -365,7 +414,7 @@ fn census_of(pdf: &Pdf<'_>, l: &Loaded, xref: &Xref) -> Census {
                 && !xref.damaged_entries.contains(&n);
             if free {
                 Missing::Free
-            } else if l.members.contains(&n) || pdf.scanned().contains_key(&n) {
+            } else if l.members.contains(n) || pdf.scanned().contains_key(&n) {
                 Missing::Unlisted
             } else {
                 Missing::Absent
@@ -389,7 +438,7 @@ pub(crate) fn load(pdf: &Pdf<'_>, handler: Option<&Handler>) -> Result<(Document
     } else {
         Fill::None
     };
-    let first = pdf.load_reading(written, handler, fill, true)?;
+    let first = pdf.load_reading(written, handler, fill, Read::Whole)?;
     let c = census_of(pdf, &first, written);
     if written.rebuilt.is_some() && handler.is_none() && looks_encrypted(&first.doc) {
         return Err(Error::Damaged(LOOKS_ENCRYPTED.into()));
@@ -438,7 +487,7 @@ pub(crate) fn load(pdf: &Pdf<'_>, handler: Option<&Handler>) -> Result<(Document
         let rebuilt = xref::rebuild(pdf.bytes(), objs, why, &pdf.limits)?;
         readings.push((rebuilt, Fill::Later));
         for (x, fill) in readings {
-            let l = match pdf.load_reading(&x, handler, fill, true) {
+            let l = match pdf.load_reading(&x, handler, fill, Read::Whole) {
                 Ok(l) => l,
                 Err(e @ (Error::Limit(_) | Error::PasswordRequired)) => return Err(e),
                 Err(e) => {
@@ -646,7 +695,7 @@ pub fn check_written(
         Ok(p) => p,
         Err(e) => return fail(format!("does not read back: {e}")),
     };
-    let l = match pdf.load_reading(&pdf.xref, handler, Fill::None, false) {
+    let l = match pdf.load_reading(&pdf.xref, handler, Fill::None, Read::Structure) {
         Ok(l) => l,
         Err(e) => return fail(format!("does not read back: {e}")),
     };
@@ -693,4 +742,54 @@ fn check_same(read: &Census, got: &Census) -> std::result::Result<(), String> {
         ));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    /// A page tree with what the census looks at in odd places: an indirect /Kids array
+    /// and /Count, a kid given directly, a stream and a plain dictionary as kids, a node
+    /// listed twice, an orphan page, a missing object, and a stream whose /Length is a
+    /// reference.
+    const ODD_TREE: &str = "%PDF-1.7
+1 0 obj << /Type /Catalog /Pages 2 0 R /Names << /X 9 0 R >> >> endobj
+2 0 obj << /Type /Pages /Kids 3 0 R /Count 4 0 R >> endobj
+3 0 obj [5 0 R << /Type /Page /Parent 2 0 R /Contents 7 0 R >> 6 0 R 8 0 R 8 0 R 10 0 R] endobj
+4 0 obj 6 endobj
+5 0 obj << /Type /Page /Parent 2 0 R /Resources << /Font << /F1 11 0 R >> >> /Annots [12 0 R 13 0 R] >> endobj
+6 0 obj << /Kids [14 0 R] /Parent 2 0 R >> endobj
+7 0 obj << /Length 15 0 R >> stream
+BT ET
+endstream endobj
+8 0 obj << /Length 3 /Extra 9 0 R >> stream
+abc
+endstream endobj
+9 0 obj << /Some (string) /Ref 1 0 R >> endobj
+10 0 obj << /Not /APage >> endobj
+11 0 obj << /Type /Font >> endobj
+12 0 obj << /Type /Annot /P 5 0 R >> endobj
+14 0 obj << /Type /Page /Parent 6 0 R >> endobj
+15 0 obj 5 endobj
+16 0 obj << /Type /Page >> endobj
+trailer << /Root 1 0 R /Size 17 >>
+";
+
+    #[test]
+    fn skeletons_have_the_census_of_their_objects() {
+        let pdf = Pdf::parse(ODD_TREE.as_bytes()).unwrap();
+        let census = |read| {
+            let l = pdf.load_reading(&pdf.xref, None, Fill::Later, read).unwrap();
+            census_of(&pdf, &l, &pdf.xref)
+        };
+        let whole = census(Read::Whole);
+        // The tree is as odd as meant: every kind of page found, and what is missing.
+        assert_eq!(whole.pages, 5, "{whole:?}");
+        assert_eq!(whole.declared_pages, Some(6), "{whole:?}");
+        assert_eq!(whole.page_revisits, 1, "{whole:?}");
+        assert_eq!(whole.orphan_pages, 1, "{whole:?}");
+        assert_eq!(whole.missing.keys().copied().collect::<Vec<_>>(), [13]);
+        assert_eq!(census(Read::Structure), whole);
+    }
 }
