@@ -201,7 +201,7 @@ fn cell(t: &Table, column: &str) -> String {
         .iter()
         .position(|c| c.starts_with(column))
         .unwrap();
-    t.rows[0][col].as_str().unwrap().to_string()
+    cipherlab_results::artifact::cell_text(&t.rows[0][col])
 }
 
 #[test]

@@ -28,9 +28,9 @@
 use std::collections::BTreeMap;
 
 use crate::document::{Document, NumberSet, Pdf, Read, collect_refs};
-use crate::object::Dict;
 use crate::error::{Error, Result};
 use crate::limits::Limits;
+use crate::object::Dict;
 use crate::object::Object;
 use crate::security::Handler;
 use crate::xref::{self, Entry, Xref};
@@ -780,7 +780,9 @@ trailer << /Root 1 0 R /Size 17 >>
     fn skeletons_have_the_census_of_their_objects() {
         let pdf = Pdf::parse(ODD_TREE.as_bytes()).unwrap();
         let census = |read| {
-            let l = pdf.load_reading(&pdf.xref, None, Fill::Later, read).unwrap();
+            let l = pdf
+                .load_reading(&pdf.xref, None, Fill::Later, read)
+                .unwrap();
             census_of(&pdf, &l, &pdf.xref)
         };
         let whole = census(Read::Whole);

@@ -118,15 +118,14 @@ impl Study for DataSizeStudy {
             for (i, spec) in TABLE3_CIPHERS.iter().enumerate() {
                 let ours = at(spec);
                 t.row(vec![
-                    text(format!("{kind} {paper_mb} MB")),
-                    text(spec),
-                    num(paper[i] / paper[0]),
-                    text(format!("{label} {size} B")),
-                    text(find::ratio_text(
-                        ours.zip(aes).and_then(|(o, a)| find::ratio(o, a)),
-                    )),
+                    text(format!("{kind} {paper_mb} MB")).into(),
+                    text(spec).into(),
+                    num(paper[i] / paper[0]).into(),
+                    text(format!("{label} {size} B")).into(),
+                    find::ratio_cell(ours.zip(aes).and_then(|(o, a)| find::ratio(o, a))),
                     ours.and_then(find::mb_per_s)
-                        .map_or(serde_json::Value::Null, num),
+                        .map_or(serde_json::Value::Null, num)
+                        .into(),
                 ]);
             }
             verdicts.extend(table3_pairs(&TABLE3_CIPHERS, paper, &at));
@@ -192,10 +191,10 @@ impl Study for DataSizeStudy {
                 r
             });
             p.row(vec![
-                text(&alg),
-                num(per_byte(s)),
-                num(per_byte(l)),
-                text(find::ratio_text(r)),
+                text(&alg).into(),
+                num(per_byte(s)).into(),
+                num(per_byte(l)).into(),
+                find::ratio_cell(r),
             ]);
         }
         p.note = format!(

@@ -2,6 +2,7 @@
 
 use cipherlab_ciphers::CipherSpec;
 use cipherlab_harness::stats::{Bootstrap, Ratio};
+use cipherlab_results::artifact::table::{Cell, Interval};
 use cipherlab_results::id::{Measurement, Phase, Subject};
 
 /// The measurement of `subject` / `phase` / `size` / `data_type` (any field `None`
@@ -47,7 +48,20 @@ pub fn ratio(a: &Measurement, b: &Measurement) -> Option<Ratio> {
     a.time_ratio(b, &settings).ok()
 }
 
-/// `1.23 [1.20, 1.26]`; `-` when unknown.
+/// A table cell of a ratio: the typed interval, `-` when unknown.
+pub fn ratio_cell(r: Option<Ratio>) -> Cell {
+    match r {
+        Some(r) => Cell::Interval(Interval {
+            estimate: r.interval.estimate,
+            low: r.interval.low,
+            high: r.interval.high,
+        }),
+        None => Cell::Plain(serde_json::Value::from("-")),
+    }
+}
+
+/// `1.23 [1.20, 1.26]`; `-` when unknown (for a ratio inside a sentence; a table cell is
+/// [`ratio_cell`]).
 pub fn ratio_text(r: Option<Ratio>) -> String {
     match r {
         Some(r) => format!(

@@ -195,7 +195,7 @@ impl Study for LwcStudy {
                         num(paper_ratio).into(),
                         num(ours.median_ns_per_op()).into(),
                         num(mib_s(size, ours.median_ns_per_op())).into(),
-                        text(find::ratio_text(r)).into(),
+                        find::ratio_cell(r).into(),
                         verdict,
                     ]);
                 }
@@ -262,12 +262,14 @@ impl Study for LwcStudy {
                 .find(|(p, r, _)| *p == perm && *r == rounds)
                 .map(|x| x.2);
             p.row(vec![
-                text(perm),
-                int(rounds as u64),
-                paper.map_or(serde_json::Value::Null, num),
-                paper.map_or(serde_json::Value::Null, |x| num(x / 45.9)),
-                num(ours.median_ns_per_op()),
-                text(find::ratio_text(base.and_then(|b| find::ratio(ours, b)))),
+                text(perm).into(),
+                int(rounds as u64).into(),
+                paper.map_or(serde_json::Value::Null, num).into(),
+                paper
+                    .map_or(serde_json::Value::Null, |x| num(x / 45.9))
+                    .into(),
+                num(ours.median_ns_per_op()).into(),
+                find::ratio_cell(base.and_then(|b| find::ratio(ours, b))),
             ]);
         }
         p.note =

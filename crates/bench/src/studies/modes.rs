@@ -126,7 +126,7 @@ impl Study for ModesStudy {
                         text(&fam_name).into(),
                         text(ofb.word()).into(),
                         v4.into(),
-                        text(find::ratio_text(cfb)).into(),
+                        find::ratio_cell(cfb).into(),
                         v6.into(),
                     ]);
                 }

@@ -338,16 +338,14 @@ impl Study for ObjectsStudy {
                 None => "serialization only",
             };
             t.row(vec![
-                text(&alg),
-                text(channel),
-                w.map_or(serde_json::Value::Null, |m| num(m.median_ns_per_op() / 1e6)),
-                r.map_or(serde_json::Value::Null, |m| num(m.median_ns_per_op() / 1e6)),
-                text(find::ratio_text(
-                    w.zip(base_w).and_then(|(w, b)| find::ratio(w, b)),
-                )),
-                text(find::ratio_text(
-                    r.zip(base_r).and_then(|(r, b)| find::ratio(r, b)),
-                )),
+                text(&alg).into(),
+                text(channel).into(),
+                w.map_or(serde_json::Value::Null, |m| num(m.median_ns_per_op() / 1e6))
+                    .into(),
+                r.map_or(serde_json::Value::Null, |m| num(m.median_ns_per_op() / 1e6))
+                    .into(),
+                find::ratio_cell(w.zip(base_w).and_then(|(w, b)| find::ratio(w, b))),
+                find::ratio_cell(r.zip(base_r).and_then(|(r, b)| find::ratio(r, b))),
             ]);
         }
         // The paper's conclusion: AES outperformed DES, 3DES and Blowfish (written through

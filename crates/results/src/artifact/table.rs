@@ -29,6 +29,37 @@ pub enum Cell {
     /// A verdict against a paper's claim: the study made it from an [`Agreement`], and
     /// the summary of a run's claims ([`crate::verdict::claims`]) counts it.
     Verdict(Agreement),
+    /// A figure with its interval (a ratio of medians and its 99% bootstrap bounds).
+    Interval(Interval),
+}
+
+/// A figure and the bounds of its confidence interval.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Interval {
+    /// The figure.
+    pub estimate: f64,
+    /// The interval's lower bound.
+    pub low: f64,
+    /// The interval's upper bound.
+    pub high: f64,
+}
+
+impl Interval {
+    /// `1.23 [1.20, 1.26]`: how tables show it, and its stored form.
+    pub fn text(&self) -> String {
+        format!("{:.2} [{:.2}, {:.2}]", self.estimate, self.low, self.high)
+    }
+
+    /// Reads [`Interval::text`]'s form back (to the two decimals it kept).
+    pub fn parse(s: &str) -> Option<Interval> {
+        let (estimate, rest) = s.split_once(" [")?;
+        let (low, high) = rest.strip_suffix(']')?.split_once(", ")?;
+        Some(Interval {
+            estimate: estimate.parse().ok()?,
+            low: low.parse().ok()?,
+            high: high.parse().ok()?,
+        })
+    }
 }
 
 impl Cell {
@@ -36,7 +67,7 @@ impl Cell {
     pub fn verdict(&self) -> Option<Agreement> {
         match self {
             Cell::Verdict(a) => Some(*a),
-            Cell::Plain(_) => None,
+            Cell::Plain(_) | Cell::Interval(_) => None,
         }
     }
 
@@ -45,14 +76,24 @@ impl Cell {
         match self {
             Cell::Plain(v) => v.as_str(),
             Cell::Verdict(a) => Some(a.as_str()),
+            Cell::Interval(_) => None,
         }
     }
 
-    /// The number of a number cell.
+    /// The number of a number cell, or an interval's figure.
     pub fn as_f64(&self) -> Option<f64> {
         match self {
             Cell::Plain(v) => v.as_f64(),
             Cell::Verdict(_) => None,
+            Cell::Interval(i) => Some(i.estimate),
+        }
+    }
+
+    /// The interval, if the cell is one.
+    pub fn interval(&self) -> Option<Interval> {
+        match self {
+            Cell::Interval(i) => Some(*i),
+            _ => None,
         }
     }
 
@@ -67,6 +108,7 @@ impl Cell {
         match self {
             Cell::Plain(v) => v.clone(),
             Cell::Verdict(a) => Value::String(a.as_str().to_string()),
+            Cell::Interval(i) => Value::String(i.text()),
         }
     }
 }
@@ -74,6 +116,12 @@ impl Cell {
 impl From<Value> for Cell {
     fn from(v: Value) -> Cell {
         Cell::Plain(v)
+    }
+}
+
+impl From<Interval> for Cell {
+    fn from(i: Interval) -> Cell {
+        Cell::Interval(i)
     }
 }
 
@@ -91,24 +139,24 @@ impl PartialEq<Value> for Cell {
 
 impl PartialEq<str> for Cell {
     fn eq(&self, other: &str) -> bool {
-        self.as_str() == Some(other)
+        self.to_value().as_str() == Some(other)
     }
 }
 
 impl PartialEq<&str> for Cell {
     fn eq(&self, other: &&str) -> bool {
-        self.as_str() == Some(*other)
+        self.to_value().as_str() == Some(*other)
     }
 }
 
 impl PartialEq<String> for Cell {
     fn eq(&self, other: &String) -> bool {
-        self.as_str() == Some(other.as_str())
+        self.to_value().as_str() == Some(other.as_str())
     }
 }
 
-/// A table as stored: cells as JSON values, and the columns that hold verdicts (absent
-/// in runs stored before verdicts were typed: their verdicts read back as text).
+/// A table as stored: cells as JSON values, and the columns that hold verdicts and
+/// intervals (absent in runs stored before cells were typed: those read back as text).
 #[derive(Serialize, Deserialize)]
 struct Stored {
     columns: Vec<String>,
@@ -117,19 +165,27 @@ struct Stored {
     note: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     verdict_columns: Vec<usize>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    interval_columns: Vec<usize>,
+}
+
+/// The columns in which some cell of `rows` is `is`.
+fn columns_where(rows: &[Vec<Cell>], is: impl Fn(&Cell) -> bool) -> Vec<usize> {
+    let mut cols: Vec<usize> = rows
+        .iter()
+        .flat_map(|r| r.iter().enumerate())
+        .filter(|(_, c)| is(c))
+        .map(|(i, _)| i)
+        .collect();
+    cols.sort_unstable();
+    cols.dedup();
+    cols
 }
 
 impl From<Table> for Stored {
     fn from(t: Table) -> Stored {
-        let mut verdict_columns: Vec<usize> = t
-            .rows
-            .iter()
-            .flat_map(|r| r.iter().enumerate())
-            .filter(|(_, c)| c.verdict().is_some())
-            .map(|(i, _)| i)
-            .collect();
-        verdict_columns.sort_unstable();
-        verdict_columns.dedup();
+        let verdict_columns = columns_where(&t.rows, |c| c.verdict().is_some());
+        let interval_columns = columns_where(&t.rows, |c| c.interval().is_some());
         Stored {
             columns: t.columns,
             rows: t
@@ -139,13 +195,14 @@ impl From<Table> for Stored {
                 .collect(),
             note: t.note,
             verdict_columns,
+            interval_columns,
         }
     }
 }
 
 impl From<Stored> for Table {
     fn from(s: Stored) -> Table {
-        let verdicts = &s.verdict_columns;
+        let (verdicts, intervals) = (&s.verdict_columns, &s.interval_columns);
         let rows = s
             .rows
             .into_iter()
@@ -153,13 +210,19 @@ impl From<Stored> for Table {
                 r.into_iter()
                     .enumerate()
                     .map(|(i, v)| {
-                        match v
-                            .as_str()
+                        let text = v.as_str();
+                        if let Some(a) = text
                             .filter(|_| verdicts.contains(&i))
                             .and_then(Agreement::parse)
                         {
-                            Some(a) => Cell::Verdict(a),
-                            None => Cell::Plain(v),
+                            Cell::Verdict(a)
+                        } else if let Some(x) = text
+                            .filter(|_| intervals.contains(&i))
+                            .and_then(Interval::parse)
+                        {
+                            Cell::Interval(x)
+                        } else {
+                            Cell::Plain(v)
                         }
                     })
                     .collect()
@@ -254,6 +317,7 @@ pub fn cell_text(c: &Cell) -> String {
     match c {
         Cell::Plain(v) => value_text(v),
         Cell::Verdict(a) => a.as_str().to_string(),
+        Cell::Interval(i) => i.text(),
     }
 }
 
@@ -306,6 +370,32 @@ pub fn text(s: impl std::fmt::Display) -> Value {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn intervals_are_typed_in_memory_and_text_when_stored() {
+        let x = Interval {
+            estimate: 1.234,
+            low: 1.2,
+            high: 1.26,
+        };
+        let mut t = Table::new(&["cipher", "ratio"]);
+        t.row::<Cell>(vec![Value::from("aes").into(), x.into()]);
+        assert_eq!(cell_text(&t.rows[0][1]), "1.23 [1.20, 1.26]");
+        let stored = serde_json::to_value(&t).unwrap();
+        assert_eq!(stored["rows"][0][1], "1.23 [1.20, 1.26]");
+        assert_eq!(stored["interval_columns"], serde_json::json!([1]));
+        let back: Table = serde_json::from_value(stored).unwrap();
+        let i = back.rows[0][1].interval().unwrap();
+        assert_eq!((i.estimate, i.low, i.high), (1.23, 1.2, 1.26));
+        // A table stored before intervals were typed reads them back as text.
+        let old: Table = serde_json::from_value(serde_json::json!(
+            {"columns": ["ratio"], "rows": [["1.23 [1.20, 1.26]"]]}
+        ))
+        .unwrap();
+        assert!(old.rows[0][0].interval().is_none());
+        assert_eq!(old.rows[0][0], "1.23 [1.20, 1.26]");
+        assert!(Interval::parse("1.23").is_none() && Interval::parse("a [b, c]").is_none());
+    }
+
     use super::*;
 
     #[test]

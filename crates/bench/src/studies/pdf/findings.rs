@@ -135,15 +135,15 @@ fn mode_table(v: &ModeView, ms: &[&Measurement], set: &PdfSet) -> Artifact {
             continue;
         }
         t.row(vec![
-            text(c.name()),
-            text(handler(c)),
-            text(paper_ratio(c)),
-            micros(enc),
-            micros(dec),
-            mb_s(enc),
-            mb_s(dec),
-            text(find::ratio_text(ratio(enc, aes(Phase::Encrypt)))),
-            text(find::ratio_text(ratio(dec, aes(Phase::Decrypt)))),
+            text(c.name()).into(),
+            text(handler(c)).into(),
+            text(paper_ratio(c)).into(),
+            micros(enc).into(),
+            micros(dec).into(),
+            mb_s(enc).into(),
+            mb_s(dec).into(),
+            find::ratio_cell(ratio(enc, aes(Phase::Encrypt))),
+            find::ratio_cell(ratio(dec, aes(Phase::Decrypt))),
         ]);
     }
     t.note = format!(
@@ -298,11 +298,11 @@ fn conclusion_table(views: &[ModeView], ms: &[&Measurement], machine: &MachineIn
                 rows.push((r, clean));
             }
             t.row(vec![
-                text(v.name),
-                text(phase),
-                text(format!("< 1 ({})", v.figure)),
-                text(find::ratio_text(r)),
-                text(verdict),
+                text(v.name).into(),
+                text(phase).into(),
+                text(format!("< 1 ({})", v.figure)).into(),
+                find::ratio_cell(r),
+                text(verdict).into(),
             ]);
         }
     }
