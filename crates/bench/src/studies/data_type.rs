@@ -124,7 +124,7 @@ impl Study for DataTypeStudy {
                 num(mean_rate).into(),
                 text(&fast.id.data_type).into(),
                 text(&slow.id.data_type).into(),
-                find::ratio_cell(r).into(),
+                find::ratio_cell(r),
                 text(ours.word()).into(),
                 v.into(),
             ]);

@@ -134,11 +134,11 @@ impl Study for DensityStudy {
                 find::mb_per_s(d)
                     .map_or(serde_json::Value::Null, num)
                     .into(),
-                find::ratio_cell(r).into(),
+                find::ratio_cell(r),
                 paper
                     .map_or(serde_json::Value::Null, |p| num(p.2 / p.0))
                     .into(),
-                find::ratio_cell(find::ratio(s, d)).into(),
+                find::ratio_cell(find::ratio(s, d)),
                 // The ratio is of rates: "slower" is a higher rate, so say it plainly.
                 text(match ours {
                     Order::Slower => "sparse faster",

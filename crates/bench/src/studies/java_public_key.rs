@@ -277,7 +277,7 @@ pub fn findings(study: &str, java: &[&Measurement], rust: &[&Measurement]) -> Op
             median(of(Phase::Init), 1e3).into(),
             median(of(Phase::Encrypt), 1e3).into(),
             median(of(Phase::Decrypt), 1e3).into(),
-            find::ratio_cell(private_public).into(),
+            find::ratio_cell(private_public),
             if is_rsa {
                 Cell::from(v)
             } else {

@@ -403,7 +403,7 @@ pub fn findings(study: &str, java: &[&Measurement], rust: &[&Measurement]) -> Op
             unit(found[3], 1e6).into(),
             text(keygen.word()).into(),
             v,
-            find::ratio_cell(vs).into(),
+            find::ratio_cell(vs),
             text(Order::of(vs.as_ref()).word()).into(),
         ]);
     }

@@ -144,8 +144,8 @@ impl Study for KeySizeStudy {
                 find::mb_per_s(e0.0)
                     .map_or(serde_json::Value::Null, num)
                     .into(),
-                find::ratio_cell(enc_ratio).into(),
-                find::ratio_cell(ends(&init)).into(),
+                find::ratio_cell(enc_ratio),
+                find::ratio_cell(ends(&init)),
                 init.last()
                     .map_or(serde_json::Value::Null, |m| {
                         num(m.0.median_ns_per_op() / 1e3)

@@ -195,7 +195,7 @@ impl Study for LwcStudy {
                         num(paper_ratio).into(),
                         num(ours.median_ns_per_op()).into(),
                         num(mib_s(size, ours.median_ns_per_op())).into(),
-                        find::ratio_cell(r).into(),
+                        find::ratio_cell(r),
                         verdict,
                     ]);
                 }

@@ -126,7 +126,7 @@ impl Study for ModesStudy {
                         text(&fam_name).into(),
                         text(ofb.word()).into(),
                         v4.into(),
-                        find::ratio_cell(cfb).into(),
+                        find::ratio_cell(cfb),
                         v6.into(),
                     ]);
                 }

@@ -326,7 +326,7 @@ fn claims_table(claims: &[Claim], ms: &[&Measurement]) -> Artifact {
     for c in claims {
         t.row::<Cell>(vec![
             text(&c.claim).into(),
-            find::ratio_cell(c.ratio).into(),
+            find::ratio_cell(c.ratio),
             text(c.ours.word()).into(),
             c.verdict().into(),
         ]);
