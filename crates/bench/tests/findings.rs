@@ -357,3 +357,66 @@ fn cell_any(t: &Table, first: &str, col: usize) -> String {
     let row = t.rows.iter().find(|r| r[0] == first).unwrap();
     cipherlab_results::artifact::cell_text(&row[col])
 }
+
+/// Checks a study reports in a note are also verdict cells, so the run's claims count
+/// them: data-size's Table 3 pairs, phases' footnote 4, objects' AES conclusion.
+#[test]
+fn checks_told_in_notes_are_counted_among_the_claims() {
+    use cipherlab_results::verdict::claims;
+    let artifacts = |study: &str, ms: &[Measurement]| {
+        let refs: Vec<&Measurement> = ms.iter().collect();
+        by_name(study)
+            .unwrap()
+            .findings(&Config::new(Scale::Quick), &refs, &MachineInfo::detect())
+            .unwrap()
+    };
+    let (aes, des) = (spec(&catalogue::AES, 128), spec(&catalogue::DES, 56));
+    // data-size: DES faster than AES here, slower in the paper: one pair, differing.
+    let ds = artifacts(
+        "data-size",
+        &[
+            m("data-size", &aes, "encrypt", 1000.0, 0.01, 3),
+            m("data-size", &des, "encrypt", 400.0, 0.01, 4),
+        ],
+    );
+    let c = claims(&ds);
+    assert_eq!(
+        (c.tally.differs, c.differing.len()),
+        (1, 1),
+        "{}",
+        c.to_text()
+    );
+    assert!(
+        c.differing[0].claim.contains("faster than des"),
+        "{}",
+        c.to_text()
+    );
+    // phases: RSA 50x AES agrees with footnote 4.
+    let ph = artifacts(
+        "phases",
+        &[
+            m("phases", &aes, "encrypt", 1000.0, 0.01, 1),
+            m("phases", "rsa-1024-pkcs1", "encrypt", 50_000.0, 0.01, 2),
+        ],
+    );
+    let c = claims(&ph);
+    assert!(c.tally.agrees >= 1, "{}", c.to_text());
+    assert!(ph.iter().any(|a| a.name == "paper/public-key-claims"));
+    // objects: AES slower than DES through the stream differs from the paper.
+    let ob = artifacts(
+        "objects",
+        &[
+            m("objects", "none", "write", 500.0, 0.01, 5),
+            m("objects", &aes, "write", 1000.0, 0.01, 6),
+            m("objects", &des, "write", 300.0, 0.01, 7),
+        ],
+    );
+    let c = claims(&ob);
+    assert!(
+        c.differing
+            .iter()
+            .any(|d| d.claim.contains("AES outperformed DES")),
+        "{}",
+        c.to_text()
+    );
+}

@@ -102,8 +102,13 @@ fn the_pdf_study_runs_on_a_tiny_setting_and_lands_in_the_store() {
         assert_eq!(row(&t, "aes-128")[2], "1 (reference)");
         assert_eq!(row(&t, "ascon-128")[2], "< 1 (fastest)");
         // Our ratio to AES-128, with its interval.
-        let ours = row(&t, "ascon-128")[7].interval().expect("a ratio with its interval");
-        assert!(ours.low <= ours.estimate && ours.estimate <= ours.high, "{ours:?}");
+        let ours = row(&t, "ascon-128")[7]
+            .interval()
+            .expect("a ratio with its interval");
+        assert!(
+            ours.low <= ours.estimate && ours.estimate <= ours.high,
+            "{ours:?}"
+        );
         assert!(t.note.contains(figure) && t.note.contains("performs poorly"));
     }
     let c = table(&artifacts, "conclusion");

@@ -13,6 +13,7 @@
 
 use std::fmt;
 
+use crate::artifact::table::{Cell, Table};
 use crate::artifact::{Artifact, cell_text};
 use cipherlab_harness::stats::Ratio;
 use serde::{Deserialize, Serialize};
@@ -256,6 +257,16 @@ pub fn claims(artifacts: &[Artifact]) -> Claims {
         }
     }
     out
+}
+
+/// A table of claims a study checked one by one (a sentence and its verdict), for the
+/// checks a study reports in a note: as table cells, [`claims`] counts them.
+pub fn claims_table(rows: impl IntoIterator<Item = (String, Agreement)>) -> Table {
+    let mut t = Table::new(&["the paper's claim", "verdict"]);
+    for (claim, verdict) in rows {
+        t.row::<Cell>(vec![serde_json::Value::from(claim).into(), verdict.into()]);
+    }
+    t
 }
 
 #[cfg(test)]

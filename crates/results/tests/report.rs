@@ -567,7 +567,9 @@ fn a_profile_is_drawn_as_a_flame_graph_without_script() {
     let page = report::html(&[r], "db", &[]);
     assert!(page.contains("Where the CPU time went"));
     assert!(
-        page.contains("<details class=\"profile\"><summary>aes-128-cbc · encrypt — 100 samples")
+        page.contains(
+            "<details class=\"profile\" open><summary>aes-128-cbc · encrypt — 100 samples"
+        )
     );
     assert!(page.contains("class=\"flame\""));
     // Names are escaped, widths follow the samples: encrypt has 3/4 of 960 px.

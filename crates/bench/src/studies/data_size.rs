@@ -16,7 +16,7 @@ use cipherlab_harness::machine::MachineInfo;
 use cipherlab_results::artifact::Artifact;
 use cipherlab_results::artifact::table::{Table, num, text};
 use cipherlab_results::id::{Measurement, Phase, Suite};
-use cipherlab_results::verdict::{Agreement, Order, Tally};
+use cipherlab_results::verdict::{self, Agreement, Order, Tally};
 
 pub struct DataSizeStudy;
 
@@ -128,7 +128,8 @@ impl Study for DataSizeStudy {
                         .into(),
                 ]);
             }
-            verdicts.extend(table3_pairs(&TABLE3_CIPHERS, paper, &at));
+            let file = format!("{kind} {paper_mb} MB");
+            verdicts.extend(table3_pairs(&TABLE3_CIPHERS, paper, &at, &file));
             if des_over_aes.is_none()
                 && let Some(low) = at(&des_spec)
                     .zip(aes)
@@ -150,7 +151,7 @@ impl Study for DataSizeStudy {
             } else {
                 "your largest file beside the paper's 100 MB BMP"
             },
-            Tally::of(verdicts.iter().copied()),
+            Tally::of(verdicts.iter().map(|(_, v)| *v)),
             match des_over_aes {
                 Some((low, paper_des_aes)) if aes_ni && low > 2.0 * paper_des_aes => format!(
                     " AES pulls far ahead here (DES/AES at least {low:.1} against the paper's {paper_des_aes:.1}): \
@@ -161,6 +162,13 @@ impl Study for DataSizeStudy {
             }
         );
         out.push(t.artifact(NAME, "paper/table-3", "Table 3 as ratios to AES-128"));
+        if !verdicts.is_empty() {
+            out.push(verdict::claims_table(verdicts).artifact(
+                NAME,
+                "paper/table-3-pairs",
+                "Table 3, pair by pair: the paper's order against ours",
+            ));
+        }
         let label = pairs.first().map(|p| p.1.clone()).unwrap_or_default();
 
         // Proportionality: time per byte at the largest against the smallest size.
@@ -234,12 +242,14 @@ fn table3_rows(enc: &[&Measurement]) -> Vec<(usize, String, u64)> {
 }
 
 /// Every pair of Table 3's ciphers: does this run order them as the paper's times do?
-/// `agrees`, `differs` or `can't tell`, per pair with both measured.
+/// `agrees`, `differs` or `can't tell`, per pair with both measured, with the claim in
+/// words (`file` is the paper's file the pair was timed on).
 fn table3_pairs<'m>(
     ciphers: &[CipherSpec],
     paper: &[f64],
     at: &dyn Fn(&CipherSpec) -> Option<&'m Measurement>,
-) -> Vec<Agreement> {
+    file: &str,
+) -> Vec<(String, Agreement)> {
     let mut out = Vec::new();
     for i in 0..ciphers.len() {
         for j in i + 1..ciphers.len() {
@@ -253,9 +263,14 @@ fn table3_pairs<'m>(
             } else {
                 Order::Same
             };
-            out.push(Agreement::of(
-                published,
-                Order::of(find::ratio(a, b).as_ref()),
+            out.push((
+                format!(
+                    "{} {} than {} ({file})",
+                    ciphers[i],
+                    published.word(),
+                    ciphers[j]
+                ),
+                Agreement::of(published, Order::of(find::ratio(a, b).as_ref())),
             ));
         }
     }

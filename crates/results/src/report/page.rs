@@ -431,10 +431,12 @@ fn study_section(out: &mut String, name: &str, runs: &[Run], studies: &[StudyAbo
                 "<h3>Where the CPU time went{}</h3><p class=\"note\">Sampled while each figure was measured (<code>--profile</code>); each box is a function, as wide as its share of the samples, its callees below it.</p>",
                 escape(&tag)
             );
-            for (a, p) in profiles {
+            for (i, (a, p)) in profiles.into_iter().enumerate() {
+                // The first is open, so the section shows what a profile looks like.
                 let _ = write!(
                     out,
-                    "<details class=\"profile\"><summary>{} — {} samples</summary>{}</details>",
+                    "<details class=\"profile\"{}><summary>{} — {} samples</summary>{}</details>",
+                    if i == 0 { " open" } else { "" },
                     escape(&a.title),
                     p.samples(),
                     svg::flame_graph(&a.title, p)
