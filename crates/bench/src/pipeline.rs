@@ -87,6 +87,12 @@ pub enum Event<'a> {
     Suite(Progress<'a>),
     /// The last sample is taken; findings and the store follow.
     Measured,
+    /// `--profile`: every benchmark runs once more under the sampling profiler, its
+    /// figures not kept.
+    Profiling {
+        /// Benchmarks to profile.
+        benchmarks: usize,
+    },
     /// Something the run could not do, which its figures do not depend on (a profile
     /// that could not be taken).
     Warning(String),
@@ -260,7 +266,6 @@ pub fn run(plan: &Plan, on: &mut dyn FnMut(Event<'_>)) -> Result<Run, Error> {
     });
     // The core's speed, read between slices through the run (see `steadiness`).
     let mut speed = SpeedProbe::new(SPEED_PROBE_EVERY);
-    let mut profiler = (plan.profile && !child).then(Profiler::default);
     let extra = Extra {
         budget: extra_budget(cfg.scale),
         max_rounds: MAX_EXTRA_ROUNDS,
@@ -272,33 +277,28 @@ pub fn run(plan: &Plan, on: &mut dyn FnMut(Event<'_>)) -> Result<Run, Error> {
     let (measurements, extra) = suite.run_adaptive(
         &harness,
         &mut |p| {
-            if let Progress::Started { id, .. } = p {
-                // The speed probe's loop belongs to no figure: the last slice's profile
-                // ends before it and the next one's starts after it.
-                if let Some(profiler) = profiler.as_mut() {
-                    profiler.stop();
-                }
+            if matches!(p, Progress::Started { .. }) {
                 speed.tick();
-                if let Some(profiler) = profiler.as_mut() {
-                    profiler.switch_to(id);
-                }
             }
             on(Event::Suite(p));
         },
         &extra,
     )?;
     drop(keep_awake);
-    if let Some(mut profiler) = profiler {
-        profiler.stop();
-        if let Some(why) = profiler.failure.take() {
-            on(Event::Warning(format!("no profiles: {why}")));
-        }
-        artifacts.extend(profiler.into_artifacts());
-    }
     on(Event::Measured);
     let measurements = [measurements, elsewhere].concat();
     let elapsed = started.elapsed();
     let load_end = load_average().map(|l| load_without_spinners(l, spinners, elapsed));
+    if plan.profile && !child {
+        on(Event::Profiling {
+            benchmarks: suite.len(),
+        });
+        let (profiles, failure) = profile_pass(&mut suite, &plan.settings)?;
+        if let Some(why) = failure {
+            on(Event::Warning(format!("no profiles: {why}")));
+        }
+        artifacts.extend(profiles);
+    }
     let validity = Validity {
         steadiness: speed.summary(),
         keep_awake: Some(spinners as u32),
@@ -352,4 +352,39 @@ pub fn run(plan: &Plan, on: &mut dyn FnMut(Event<'_>)) -> Result<Run, Error> {
         extra,
         elapsed,
     })
+}
+
+/// `--profile`'s pass: every benchmark once more (one slice each, no extra rounds) with
+/// the sampling profiler on, its figures thrown away. Profiles are taken apart from the
+/// measured run because the profiler's timer (ITIMER_PROF) is a process-wide CPU timer,
+/// and while one is armed Linux reads the process's CPU clock from counters updated at
+/// the scheduler's tick: figures on that clock (work spread over threads, such as the
+/// pdf study's) read 0 ns for short calls. Apart, the profiler touches no kept figure.
+fn profile_pass(
+    suite: &mut Suite<'_>,
+    settings: &Settings,
+) -> Result<(Vec<Artifact>, Option<String>), Error> {
+    let harness = Harness::new(Settings {
+        rounds: 1,
+        ..settings.clone()
+    });
+    let none = Extra {
+        budget: Duration::ZERO,
+        max_rounds: 0,
+        run_limit: None,
+        undecided: &|_| Vec::new(),
+    };
+    let mut profiler = Profiler::default();
+    suite.run_adaptive(
+        &harness,
+        &mut |p| {
+            if let Progress::Started { id, .. } = p {
+                profiler.switch_to(id);
+            }
+        },
+        &none,
+    )?;
+    profiler.stop();
+    let failure = profiler.failure.take();
+    Ok((profiler.into_artifacts(), failure))
 }

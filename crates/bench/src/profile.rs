@@ -1,10 +1,9 @@
-//! `cipherlab bench --profile`: where each figure's CPU time went. A sampling profiler
-//! (the `pprof` crate: the process's CPU-time timer, `SIGPROF`, a stack walk per sample)
-//! runs while each slice of a benchmark is measured; the samples of every slice of one
-//! figure are pooled into one [`Profile`] artifact, which the report draws as a flame
-//! graph. The profiler only reads the stack when its signal lands, so the measured code
-//! is not changed; what it costs (the signal handler's time, charged to the figure) is
-//! measured in docs/studies.md ("Profiles").
+//! `cipherlab bench --profile`: where each figure's CPU time went. After the measured
+//! run, every benchmark runs once more (one slice) with a sampling profiler on (the
+//! `pprof` crate: the process's CPU-time timer, `SIGPROF`, a stack walk per sample);
+//! those samples become one [`Profile`] artifact per figure, which the report draws as a
+//! flame graph. The figures kept are the measured run's, which no profiler touched
+//! (`pipeline::profile_pass` says why that matters).
 //!
 //! The profiler is one per process (a signal handler and a timer): a second run
 //! profiling at the same time in the same process gets a warning and no profiles.

@@ -57,6 +57,7 @@ fn a_run_is_planned_measured_found_and_stored() {
             }
             Event::Suite(_) => "suite",
             Event::Measured => "measured",
+            Event::Profiling { .. } => "profiling",
             Event::Warning(w) => panic!("warning: {w}"),
         };
         if events.last() != Some(&name) {
@@ -223,6 +224,12 @@ fn the_pdf_study_says_where_its_time_went_from_the_profiles() {
         )
     };
     let run = pipeline::run(&plan, &mut |_| {}).unwrap();
+    // Profiling spoils no figure: the jobs, on the process's CPU clock (which the
+    // profiler's timer makes tick-grained), read non-zero, and are profiled too.
+    for m in &run.measurements {
+        assert!(m.summary.median > 0.0, "{} reads 0 ns", m.id.key());
+    }
+    assert!(run.artifacts.iter().any(|a| a.name.contains("-job/")));
     let table = run
         .artifacts
         .iter()

@@ -100,10 +100,11 @@ pub struct Args {
     /// ordered (docs/studies.md, "CPU speed").
     #[arg(long)]
     no_keep_awake: bool,
-    /// Sample where each figure's CPU time goes (a sampling profiler in this process,
-    /// ~1,000 samples per CPU-second) and draw each figure's flame graph in the report.
-    /// Off by default: the profiler's signal costs a little of every figure's time
-    /// (docs/studies.md, "Profiles"). Not with --forks; other runtimes are not profiled.
+    /// Sample where each figure's CPU time goes and draw each figure's flame graph in the
+    /// report: after the measured run, every benchmark runs once more under a sampling
+    /// profiler (~1,000 samples per CPU-second), whose figures are not kept. Off by
+    /// default (it adds that pass's time). Not with --forks; other runtimes are not
+    /// profiled (docs/studies.md, "Profiles").
     #[arg(long, conflicts_with = "forks")]
     profile: bool,
 }
@@ -206,6 +207,9 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             }
         }
         Event::Warning(why) => eprintln!("warning: {why}"),
+        Event::Profiling { benchmarks } if !quiet => eprintln!(
+            "  profiling: each of the {benchmarks} benchmarks once more under the sampling profiler (its figures are not kept)"
+        ),
         _ => {}
     })?;
     let store = Store::open_location(&plan.store)?;

@@ -286,6 +286,15 @@ impl<'a, I: Identity> Suite<'a, I> {
             .sum()
     }
 
+    /// Each benchmark's key and the clock its figure is read on with `harness`.
+    pub fn clocks(&self, harness: &Harness) -> Vec<(String, Clock)> {
+        self.entries
+            .iter()
+            .zip(self.settings_of(harness))
+            .map(|(e, s)| (e.id.key(), s.clock))
+            .collect()
+    }
+
     /// Each benchmark's settings on `harness`: its own, else the harness's, on its clock.
     fn settings_of(&self, harness: &Harness) -> Vec<Settings> {
         self.entries

@@ -180,6 +180,12 @@ pub(crate) fn measure(wall: &WallClock, main: &dyn Timer, counter: Option<&dyn T
     }
 }
 
+/// Reads an `f64` that JSON stored as `null`: serde_json writes a non-finite number
+/// (a relative width of 0 / 0, say) as `null`, and a stored warning must read back.
+fn nan_if_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
+}
+
 /// A reason not to trust, or not to rank, a result. Each message names the remedy.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
@@ -187,8 +193,10 @@ pub enum Warning {
     /// The median's confidence interval is too wide to rank near neighbours.
     WideInterval {
         /// `(high - low) / median`.
+        #[serde(deserialize_with = "nan_if_null")]
         relative_width: f64,
         /// The configured limit.
+        #[serde(deserialize_with = "nan_if_null")]
         limit: f64,
     },
     /// Many samples are Tukey outliers.
@@ -201,6 +209,7 @@ pub enum Warning {
     /// Samples are too short for the timer.
     NearResolution {
         /// Median sample length in ns.
+        #[serde(deserialize_with = "nan_if_null")]
         sample_ns: f64,
         /// Timer resolution in ns.
         resolution_ns: u64,
@@ -208,8 +217,10 @@ pub enum Warning {
     /// The harness's own cost is a visible share of the result.
     HarnessOverhead {
         /// Overhead per call in ns (an empty operation's cost).
+        #[serde(deserialize_with = "nan_if_null")]
         overhead_ns: f64,
         /// Measured time per call in ns.
+        #[serde(deserialize_with = "nan_if_null")]
         per_op_ns: f64,
     },
     /// Too few samples for a meaningful interval.
@@ -356,6 +367,24 @@ mod tests {
         assert!((end - 1.11).abs() < 0.01, "{end}");
         assert_eq!(load_without_spinners(0.2, 3, Duration::from_secs(600)), 0.0);
         assert_eq!(load_without_spinners(1.3, 0, Duration::from_secs(600)), 1.3);
+    }
+
+    #[test]
+    fn a_warning_with_a_non_finite_figure_reads_back() {
+        let w = Warning::WideInterval {
+            relative_width: f64::NAN,
+            limit: 0.05,
+        };
+        let json = serde_json::to_string(&[w]).unwrap();
+        assert!(json.contains("null"), "{json}");
+        let back: Vec<Warning> = serde_json::from_str(&json).unwrap();
+        match back[0] {
+            Warning::WideInterval {
+                relative_width,
+                limit,
+            } => assert!(relative_width.is_nan() && limit == 0.05),
+            _ => panic!("{back:?}"),
+        }
     }
 
     #[test]
