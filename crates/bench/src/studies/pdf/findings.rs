@@ -12,9 +12,10 @@ use crate::profile::Work;
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_harness::stats::Ratio;
 use cipherlab_pdf::Cipher;
-use cipherlab_results::artifact::table::{Table, int, num, sig3, text};
+use cipherlab_results::artifact::table::{Cell, Table, int, num, sig3, text};
 use cipherlab_results::artifact::{Artifact, Content};
 use cipherlab_results::id::{Measurement, Phase};
+use cipherlab_results::verdict::{Agreement, Order};
 
 /// A mode as the findings see it: its label (the benchmarks' data type) and figure.
 struct ModeView {
@@ -279,6 +280,7 @@ fn conclusion_table(views: &[ModeView], ms: &[&Measurement], machine: &MachineIn
             pdf_lwc::AES.name()
         ),
         "Ascon faster here?",
+        "verdict",
     ]);
     let mut rows: Vec<(Option<Ratio>, bool)> = Vec::new();
     for v in views {
@@ -297,12 +299,19 @@ fn conclusion_table(views: &[ModeView], ms: &[&Measurement], machine: &MachineIn
             if r.is_some() {
                 rows.push((r, clean));
             }
+            // The paper's claim, Ascon faster than AES, by the rule every study uses.
+            let claim: Cell = match r {
+                None => text("-").into(),
+                Some(_) if !clean => Agreement::CantTell.into(),
+                Some(r) => Agreement::of(Order::Faster, Order::of(Some(&r))).into(),
+            };
             t.row(vec![
                 text(v.name).into(),
                 text(phase).into(),
                 text(format!("< 1 ({})", v.figure)).into(),
                 find::ratio_cell(r),
                 text(verdict).into(),
+                claim,
             ]);
         }
     }
