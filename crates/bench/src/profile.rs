@@ -74,7 +74,7 @@ impl Profiler {
                 .frames
                 .iter()
                 .rev()
-                .flat_map(|frame| frame.iter().rev().map(|symbol| symbol.to_string()))
+                .flat_map(|frame| frame.iter().rev().map(frame_name))
                 .filter(|name| !is_profiler_frame(name))
                 .collect();
             profile.add(&names, count.max(0) as u64);
@@ -154,7 +154,11 @@ impl Work {
                 .split(';')
                 .any(|f| needles.iter().any(|n| f.contains(n)))
         };
-        if has(&["cipherlab_pdf::password", "cipherlab_pdf::lwc::keys"]) {
+        if has(&[
+            "cipherlab_pdf::password",
+            "cipherlab_pdf::lwc::keys",
+            "cipherlab_pdf::standard",
+        ]) {
             Work::KeyDerivation
         } else if has(&[
             "aes::",
@@ -169,7 +173,7 @@ impl Work {
             "cipherlab_ciphers::providers",
         ]) {
             Work::Cipher
-        } else if has(&["cipherlab_pdf::writer", "deflate", "compress"]) {
+        } else if has(&["cipherlab_pdf::writer", "miniz_oxide::deflate"]) {
             Work::Writing
         } else if has(&[
             "cipherlab_pdf::lexer",
@@ -177,7 +181,7 @@ impl Work {
             "cipherlab_pdf::repair",
             "cipherlab_pdf::document",
             "cipherlab_pdf::filters",
-            "inflate",
+            "miniz_oxide::inflate",
         ]) {
             Work::Parsing
         } else {
@@ -200,6 +204,56 @@ impl Work {
     }
 }
 
+/// A frame's name with the module it is in. An inlined function's name comes from the
+/// debug line tables alone, without its path (`write_plain`, not
+/// `cipherlab_pdf::decrypt::write_plain`): its source file gives the module back, so a
+/// flame graph says whose code a frame is and [`Work::of_stack`] can tell the kinds of
+/// work apart.
+fn frame_name(symbol: &pprof::Symbol) -> String {
+    let name = symbol.name();
+    if name.contains("::") {
+        return name;
+    }
+    match symbol.filename.as_deref().and_then(module_of) {
+        Some(module) => format!("{module}::{name}"),
+        None => name,
+    }
+}
+
+/// The Rust module path of a source file: `…/crates/pdf/src/lwc/keys.rs` is
+/// `cipherlab_pdf::lwc::keys`, `…/aes-0.8.4/src/soft.rs` (a crate from the registry) is
+/// `aes::soft`, `…/library/core/src/slice/mod.rs` (the standard library) is
+/// `core::slice`.
+fn module_of(path: &std::path::Path) -> Option<String> {
+    let p = path.to_string_lossy().replace('\\', "/");
+    let (krate, rest) = if let Some(i) = p.rfind("/crates/") {
+        let (dir, rest) = p[i + "/crates/".len()..].split_once("/src/")?;
+        (format!("cipherlab_{dir}"), rest.to_string())
+    } else if let Some(i) = p.rfind("/library/") {
+        let (dir, rest) = p[i + "/library/".len()..].split_once("/src/")?;
+        (dir.to_string(), rest.to_string())
+    } else {
+        let i = p.rfind("/src/")?;
+        let dir = p[..i].rsplit('/').next()?;
+        // `name-1.2.3`: the crate's name is what comes before its version.
+        let krate = dir
+            .rsplit_once('-')
+            .filter(|(_, v)| v.starts_with(|c: char| c.is_ascii_digit()))
+            .map_or(dir, |(c, _)| c);
+        (krate.to_string(), p[i + "/src/".len()..].to_string())
+    };
+    let mut parts: Vec<&str> = rest.trim_end_matches(".rs").split('/').collect();
+    if matches!(parts.last(), Some(&"mod") | Some(&"lib") | Some(&"main")) {
+        parts.pop();
+    }
+    let mut module = krate.replace('-', "_");
+    for part in parts.iter().filter(|p| !p.is_empty()) {
+        module.push_str("::");
+        module.push_str(part);
+    }
+    Some(module)
+}
+
 /// The sampler's own frames (the signal handler and its stack walk), which sit at the
 /// leaf of every sample.
 fn is_profiler_frame(name: &str) -> bool {
@@ -209,6 +263,27 @@ fn is_profiler_frame(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_source_file_gives_its_module() {
+        let m = |p: &str| module_of(std::path::Path::new(p)).unwrap();
+        assert_eq!(
+            m("/w/main/crates/pdf/src/lwc/keys.rs"),
+            "cipherlab_pdf::lwc::keys"
+        );
+        assert_eq!(
+            m("/w/main/crates/pdf/src/password.rs"),
+            "cipherlab_pdf::password"
+        );
+        assert_eq!(
+            m("/w/main/crates/lwc/src/ascon/mod.rs"),
+            "cipherlab_lwc::ascon"
+        );
+        assert_eq!(m("/c/registry/src/i/aes-0.8.4/src/soft.rs"), "aes::soft");
+        assert_eq!(m("/c/registry/src/i/cfb-mode-0.8.2/src/lib.rs"), "cfb_mode");
+        assert_eq!(m("/rustc/abc/library/core/src/slice/mod.rs"), "core::slice");
+        assert!(module_of(std::path::Path::new("/no/such/file.c")).is_none());
+    }
 
     #[test]
     fn the_most_specific_frame_decides_the_kind_of_work() {

@@ -428,7 +428,7 @@ fn study_section(out: &mut String, name: &str, runs: &[Run], studies: &[StudyAbo
             // one whose time they want to see.
             let _ = write!(
                 out,
-                "<h3>Where the CPU time went{}</h3><p class=\"note\">Sampled while each figure was measured (<code>--profile</code>); each box is a function, as wide as its share of the samples, its callees below it.</p>",
+                "<h3>Where the CPU time went{}</h3><p class=\"note\">Sampled in a pass of its own after the measured run (<code>--profile</code>: each benchmark once more under a sampling profiler, those figures not kept); each box is a function, as wide as its share of the samples, its callees below it.</p>",
                 escape(&tag)
             );
             for (i, (a, p)) in profiles.into_iter().enumerate() {

@@ -464,7 +464,9 @@ pub fn where_the_time_went(profiles: &[&Artifact]) -> Option<Artifact> {
         let handling = shares[2] + shares[3];
         let d = cipher - handling;
         let se = ((cipher + handling - d * d).max(0.0) / n as f64).sqrt();
-        let verdict = if d.abs() <= 2.58 * se {
+        // Below 20 samples the normal approximation does not hold (one sample would
+        // "decide" with a zero standard error).
+        let verdict = if n < 20 || d.abs() <= 2.58 * se {
             "can't tell"
         } else if d > 0.0 {
             "the cipher"
@@ -480,9 +482,10 @@ pub fn where_the_time_went(profiles: &[&Artifact]) -> Option<Artifact> {
               specific frame of their stack: the password algorithms are key derivation even \
               where they run AES or a hash; cipher code is the cipher even when the writer \
               calls it; then the writer, then the lexer, cross-reference, repair and \
-              decompression code. 'More time in' compares the cipher with parsing + writing, \
+              decompression code (the read-back check of every output, in repair, counts as \
+              parsing). 'More time in' compares the cipher with parsing + writing, \
               and says so only where the difference exceeds 2.58 standard errors of the \
-              sample counts."
+              sample counts, from 20 samples up."
         .to_string();
     Some(t.artifact(
         NAME,
