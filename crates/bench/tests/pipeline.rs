@@ -24,6 +24,28 @@ fn tiny_settings() -> Settings {
     }
 }
 
+/// A plan profiling `study` for the AES-128 figures, with samples long enough that every
+/// figure gets some at ~1,000 per CPU-second.
+fn profiled_plan(study: &str, db: &std::path::Path) -> Plan {
+    Plan {
+        settings: Settings {
+            iterations: 10,
+            sample_time: Duration::from_millis(10),
+            ..tiny_settings()
+        },
+        keep_awake: false,
+        profile: true,
+        ..Plan::new(
+            vec![by_name(study).unwrap()],
+            Config {
+                filter: CipherFilter::new(&["aes-128"]),
+                ..Config::new(Scale::Quick)
+            },
+            Location::File(db.to_path_buf()),
+        )
+    }
+}
+
 #[test]
 fn a_run_is_planned_measured_found_and_stored() {
     let dir = tempfile::tempdir().unwrap();
@@ -120,26 +142,7 @@ fn a_filter_that_matches_nothing_is_an_error_before_any_measuring() {
 fn profiled_figures_carry_where_their_cpu_time_went() {
     let _turn = PROFILER.lock().unwrap_or_else(|e| e.into_inner());
     let dir = tempfile::tempdir().unwrap();
-    let config = Config {
-        filter: CipherFilter::new(&["aes-128"]),
-        ..Config::new(Scale::Quick)
-    };
-    // Long enough samples that every figure gets some at ~1,000 per CPU-second.
-    let settings = Settings {
-        iterations: 10,
-        sample_time: Duration::from_millis(10),
-        ..tiny_settings()
-    };
-    let plan = Plan {
-        settings,
-        keep_awake: false,
-        profile: true,
-        ..Plan::new(
-            vec![by_name("data-size").unwrap()],
-            config,
-            Location::File(dir.path().join("lab.sqlite")),
-        )
-    };
+    let plan = profiled_plan("data-size", &dir.path().join("lab.sqlite"));
     let mut warnings = Vec::new();
     let run = pipeline::run(&plan, &mut |e| {
         if let Event::Warning(w) = e {
@@ -205,24 +208,7 @@ fn profile_and_forks_are_refused_together() {
 fn the_pdf_study_says_where_its_time_went_from_the_profiles() {
     let _turn = PROFILER.lock().unwrap_or_else(|e| e.into_inner());
     let dir = tempfile::tempdir().unwrap();
-    let settings = Settings {
-        iterations: 10,
-        sample_time: Duration::from_millis(10),
-        ..tiny_settings()
-    };
-    let plan = Plan {
-        settings,
-        keep_awake: false,
-        profile: true,
-        ..Plan::new(
-            vec![by_name("pdf").unwrap()],
-            Config {
-                filter: CipherFilter::new(&["aes-128"]),
-                ..Config::new(Scale::Quick)
-            },
-            Location::File(dir.path().join("lab.sqlite")),
-        )
-    };
+    let plan = profiled_plan("pdf", &dir.path().join("lab.sqlite"));
     let run = pipeline::run(&plan, &mut |_| {}).unwrap();
     // Profiling spoils no figure: the jobs, on the process's CPU clock (which the
     // profiler's timer makes tick-grained), read non-zero, and are profiled too.

@@ -657,7 +657,6 @@ const FLAME_TOP: f64 = 22.0;
 /// Frames narrower than half a pixel are left out (their samples still count in their
 /// callers' widths).
 pub fn flame_graph(title: &str, profile: &crate::artifact::Profile) -> String {
-    const W: f64 = FLAME_WIDTH;
     let tree = profile.tree();
     let total = tree.total.max(1) as f64;
     let mut boxes = String::new();
@@ -667,7 +666,7 @@ pub fn flame_graph(title: &str, profile: &crate::artifact::Profile) -> String {
     let mut out = String::new();
     let _ = write!(
         out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" class="flame" width="{W}" height="{h}" viewBox="0 0 {W} {h}" role="img" font-family="monospace" font-size="11"><title>{}</title><text x="2" y="14" font-family="sans-serif" font-weight="bold">{} ({} samples)</text>{boxes}</svg>"#,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" class="flame" width="{FLAME_WIDTH}" height="{h}" viewBox="0 0 {FLAME_WIDTH} {h}" role="img" font-family="monospace" font-size="11"><title>{}</title><text x="2" y="14" font-family="sans-serif" font-weight="bold">{} ({} samples)</text>{boxes}</svg>"#,
         escape(title),
         escape(title),
         tree.total
