@@ -68,6 +68,15 @@ pub struct Args {
     /// may be repeated.
     #[arg(long = "cipher", value_name = "PATTERN")]
     cipher: Vec<String>,
+    /// Time the ciphers through provider P instead of each study's default; may be
+    /// repeated. P is one of this program's (`cipherlab list` names them: cipherlab,
+    /// rustcrypto, openssl, ring, aws-lc) or a runner's (java-sunjce, java-bc, node,
+    /// python-cryptography, python-pycryptodome, python-cipherlab, php-openssl, go),
+    /// timed through its runner after conformance. A provider without a cipher is listed
+    /// as unsupported and the study goes on. Studies: data-type, data-size, density,
+    /// key-size, modes, phases, lwc, providers, platforms.
+    #[arg(long = "provider", value_name = "P")]
+    provider: Vec<String>,
     /// Encrypt the files under DIR instead of the built-in corpus (data-type, data-size,
     /// density and distribution use them, with --quick only each file's first 1 MiB; pdf
     /// uses the PDFs among them, whole).
@@ -162,6 +171,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         scale,
         filter: CipherFilter::new(&args.cipher),
         data,
+        providers: args.provider.clone(),
     };
     let plan = Plan {
         settings: pipeline::settings_for(scale, args.forks),

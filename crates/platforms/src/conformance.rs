@@ -135,6 +135,7 @@ fn flip_first_bit(hex_text: &str) -> String {
 }
 
 /// The first vector on which a runner and cipherlab answered differently.
+#[derive(Clone)]
 pub struct Difference {
     /// The request.
     pub request: Value,
@@ -145,6 +146,7 @@ pub struct Difference {
 }
 
 /// What one provider did with one algorithm's vectors.
+#[derive(Clone)]
 pub enum Verdict {
     /// Every vector agreed (how many).
     Agree(usize),
@@ -219,6 +221,7 @@ pub fn judge(vectors: &[Vector], answers: &[Value]) -> Verdict {
 }
 
 /// One provider's results, algorithm by algorithm, in the runner's order.
+#[derive(Clone)]
 pub struct ProviderResult {
     /// The runtime (`java`).
     pub runtime: String,

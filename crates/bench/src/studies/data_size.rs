@@ -5,13 +5,15 @@
 //! byte at the smallest and largest sizes.
 
 use super::ciphers::file_study_ciphers;
+use super::elsewhere::{self, FileJobs};
 use super::find::{self, distinct};
 use super::inputs::Input;
 use super::paper::file_features::{CASE2_SIZES, TABLE3, TABLE3_CIPHERS};
 use super::timing::{Target, add_encrypt};
-use super::{Config, Scale, Study, StudyError, err};
+use super::{Config, Elsewhere, Scale, Study, StudyError, err};
 use crate::corpus::DataType;
 use cipherlab_ciphers::CipherSpec;
+use cipherlab_harness::Settings;
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_results::artifact::Artifact;
 use cipherlab_results::artifact::table::{Table, num, text};
@@ -60,11 +62,44 @@ impl Study for DataSizeStudy {
     fn plan<'a>(&self, cfg: &Config, suite: &mut Suite<'a>) -> Result<(), StudyError> {
         for input in inputs(cfg) {
             for spec in file_study_ciphers().filter(|s| cfg.filter.accepts_spec(s)) {
-                let s = Target::new(NAME, spec);
-                add_encrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;
+                for provider in cfg.rust_providers(&spec) {
+                    let s = Target {
+                        provider,
+                        ..Target::new(NAME, spec)
+                    };
+                    add_encrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;
+                }
             }
         }
         Ok(())
+    }
+
+    /// `java-bc` (the paper's platform) when the Java runner is installed, or the runner
+    /// providers of `--provider` (see [`elsewhere`]).
+    fn runs_elsewhere(&self) -> bool {
+        true
+    }
+
+    fn elsewhere(&self, cfg: &Config, settings: &Settings) -> Result<Elsewhere, StudyError> {
+        let specs = file_study_ciphers()
+            .filter(|s| cfg.filter.accepts_spec(s))
+            .collect();
+        // Table 3 compares the largest files: they go first, so a budget cuts the others.
+        let mut inputs = inputs(cfg);
+        inputs.sort_by_key(|i| std::cmp::Reverse(i.size));
+        let jobs = FileJobs {
+            study: NAME,
+            specs,
+            inputs: &inputs,
+            phases: &["encrypt"],
+            quick_seconds: 10,
+            by_input: true,
+        };
+        elsewhere::file_study(jobs, cfg, settings)
+    }
+
+    fn per_platform(&self) -> bool {
+        true
     }
 
     fn findings(

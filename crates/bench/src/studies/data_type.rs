@@ -5,11 +5,13 @@
 //! confidence intervals instead of reading a bar chart.
 
 use super::ciphers::file_study_ciphers;
+use super::elsewhere::{self, FileJobs};
 use super::find::{self, distinct};
 use super::inputs::Input;
 use super::timing::{Target, add_encrypt};
-use super::{Config, Study, StudyError, err};
+use super::{Config, Elsewhere, Study, StudyError, err};
 use crate::corpus::DataType;
+use cipherlab_harness::Settings;
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_results::artifact::Artifact;
 use cipherlab_results::artifact::table::{Cell, Table, num, text};
@@ -55,11 +57,42 @@ impl Study for DataTypeStudy {
         // Input-major order: each input is made once and reused by every cipher.
         for input in inputs(cfg) {
             for spec in file_study_ciphers().filter(|s| cfg.filter.accepts_spec(s)) {
-                let s = Target::new(NAME, spec);
-                add_encrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;
+                for provider in cfg.rust_providers(&spec) {
+                    let s = Target {
+                        provider,
+                        ..Target::new(NAME, spec)
+                    };
+                    add_encrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;
+                }
             }
         }
         Ok(())
+    }
+
+    /// `java-bc` (the paper's platform) when the Java runner is installed, or the runner
+    /// providers of `--provider` (see [`elsewhere`]).
+    fn runs_elsewhere(&self) -> bool {
+        true
+    }
+
+    fn elsewhere(&self, cfg: &Config, settings: &Settings) -> Result<Elsewhere, StudyError> {
+        let specs = file_study_ciphers()
+            .filter(|s| cfg.filter.accepts_spec(s))
+            .collect();
+        let inputs = inputs(cfg);
+        let jobs = FileJobs {
+            study: NAME,
+            specs,
+            inputs: &inputs,
+            phases: &["encrypt"],
+            quick_seconds: 4,
+            by_input: false,
+        };
+        elsewhere::file_study(jobs, cfg, settings)
+    }
+
+    fn per_platform(&self) -> bool {
+        true
     }
 
     fn findings(

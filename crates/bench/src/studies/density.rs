@@ -3,12 +3,14 @@
 //! encryption *rate* is the same for both. We compare rates with confidence intervals.
 
 use super::ciphers::MODERN;
+use super::elsewhere::{self, FileJobs};
 use super::find::{self, distinct};
 use super::inputs::Input;
 use super::paper::file_features::{TABLE4, TABLE4_CIPHERS};
 use super::timing::{Target, add_encrypt};
-use super::{Config, Study, StudyError, err};
+use super::{Config, Elsewhere, Study, StudyError, err};
 use crate::corpus::DataType;
+use cipherlab_harness::Settings;
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_results::artifact::Artifact;
 use cipherlab_results::artifact::table::{Cell, Table, num, text};
@@ -64,11 +66,44 @@ impl Study for DensityStudy {
                 .chain(MODERN)
                 .filter(|s| cfg.filter.accepts_spec(s))
             {
-                let s = Target::new(NAME, spec);
-                add_encrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;
+                for provider in cfg.rust_providers(&spec) {
+                    let s = Target {
+                        provider,
+                        ..Target::new(NAME, spec)
+                    };
+                    add_encrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;
+                }
             }
         }
         Ok(())
+    }
+
+    /// `java-bc` (the paper's platform) when the Java runner is installed, or the runner
+    /// providers of `--provider` (see [`elsewhere`]).
+    fn runs_elsewhere(&self) -> bool {
+        true
+    }
+
+    fn elsewhere(&self, cfg: &Config, settings: &Settings) -> Result<Elsewhere, StudyError> {
+        let specs = TABLE4_CIPHERS
+            .into_iter()
+            .chain(MODERN)
+            .filter(|s| cfg.filter.accepts_spec(s))
+            .collect();
+        let inputs = inputs(cfg);
+        let jobs = FileJobs {
+            study: NAME,
+            specs,
+            inputs: &inputs,
+            phases: &["encrypt"],
+            quick_seconds: 4,
+            by_input: false,
+        };
+        elsewhere::file_study(jobs, cfg, settings)
+    }
+
+    fn per_platform(&self) -> bool {
+        true
     }
 
     fn findings(

@@ -5,12 +5,14 @@
 
 use cipherlab_ciphers::{CipherSpec, Mode, catalogue};
 
+use super::elsewhere::{self, FileJobs};
 use super::find::{self, distinct};
 use super::inputs::Input;
 use super::paper::file_features::CASE4_SIZE;
 use super::timing::{Target, add_encrypt, add_init};
-use super::{Config, Scale, Study, StudyError, err};
+use super::{Config, Elsewhere, Scale, Study, StudyError, err};
 use crate::corpus::DataType;
+use cipherlab_harness::Settings;
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_results::artifact::Artifact;
 use cipherlab_results::artifact::table::{Cell, Table, num, text};
@@ -48,6 +50,14 @@ fn specs(scale: Scale) -> Vec<CipherSpec> {
     out
 }
 
+/// The study's one input: BMP data (the paper's case 4 file's size at `--paper-sizes`).
+fn input(cfg: &Config) -> Input {
+    Input::corpus(
+        DataType::Bmp,
+        cfg.scale.pick(64 << 10, 4 << 20, CASE4_SIZE as usize),
+    )
+}
+
 impl Study for KeySizeStudy {
     fn name(&self) -> &'static str {
         NAME
@@ -62,17 +72,48 @@ impl Study for KeySizeStudy {
     }
 
     fn plan<'a>(&self, cfg: &Config, suite: &mut Suite<'a>) -> Result<(), StudyError> {
-        let size = cfg.scale.pick(64 << 10, 4 << 20, CASE4_SIZE as usize);
-        let input = Input::corpus(DataType::Bmp, size);
+        let input = input(cfg);
         for spec in specs(cfg.scale)
             .into_iter()
             .filter(|s| cfg.filter.accepts_spec(s))
         {
-            let s = Target::new(NAME, spec);
-            add_init(suite, &s).map_err(|e| err(NAME, e))?;
-            add_encrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;
+            for provider in cfg.rust_providers(&spec) {
+                let s = Target {
+                    provider,
+                    ..Target::new(NAME, spec)
+                };
+                add_init(suite, &s).map_err(|e| err(NAME, e))?;
+                add_encrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;
+            }
         }
         Ok(())
+    }
+
+    /// `java-bc` (the paper's platform) when the Java runner is installed, or the runner
+    /// providers of `--provider` (see [`elsewhere`]).
+    fn runs_elsewhere(&self) -> bool {
+        true
+    }
+
+    fn elsewhere(&self, cfg: &Config, settings: &Settings) -> Result<Elsewhere, StudyError> {
+        let specs = specs(cfg.scale)
+            .into_iter()
+            .filter(|s| cfg.filter.accepts_spec(s))
+            .collect();
+        let inputs = [input(cfg)];
+        let jobs = FileJobs {
+            study: NAME,
+            specs,
+            inputs: &inputs,
+            phases: &["encrypt"],
+            quick_seconds: 3,
+            by_input: false,
+        };
+        elsewhere::file_study(jobs, cfg, settings)
+    }
+
+    fn per_platform(&self) -> bool {
+        true
     }
 
     fn findings(

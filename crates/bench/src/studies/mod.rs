@@ -35,6 +35,7 @@ mod data_size;
 mod data_type;
 mod density;
 mod distribution;
+mod elsewhere;
 mod find;
 mod inputs;
 pub mod java_public_key;
@@ -101,6 +102,11 @@ pub struct Config {
     pub filter: CipherFilter,
     /// The user's files (`--data DIR`) instead of the built-in corpus.
     pub data: Option<Inputs>,
+    /// `--provider`: time these implementations instead of each study's own choice.
+    /// A name of this process's providers (`openssl`, `rustcrypto`, ...) is timed here;
+    /// any other is a runner's (`java-bc`, `node`, `go`, ...), timed through its runner
+    /// after conformance ([`providers`] splits them). Empty: the studies' defaults.
+    pub providers: Vec<String>,
 }
 
 impl Config {
@@ -110,6 +116,7 @@ impl Config {
             scale,
             filter: CipherFilter::all(),
             data: None,
+            providers: Vec::new(),
         }
     }
 }
@@ -168,6 +175,14 @@ pub trait Study: Sync {
         ms: &[&Measurement],
         machine: &MachineInfo,
     ) -> Result<Vec<Artifact>, StudyError>;
+
+    /// Whether [`Study::findings`] is made once per platform (runtime and provider) when
+    /// the study timed more than one ([`elsewhere::by_platform`]): the file studies,
+    /// whose paper ran on Java with BouncyCastle. The others compare providers or
+    /// runtimes in their own findings.
+    fn per_platform(&self) -> bool {
+        false
+    }
 
     /// What the run's CPU profiles (`--profile`; this study's only, one per figure)
     /// say, beside the figures. Most studies draw the profiles and say nothing more.
@@ -275,7 +290,21 @@ pub fn findings_all(
     let mut out = Vec::new();
     for s in studies {
         let mine: Vec<&Measurement> = ms.iter().filter(|m| m.id.study == s.name()).collect();
-        out.extend(s.findings(cfg, &mine, machine)?);
+        if !s.per_platform() {
+            out.extend(s.findings(cfg, &mine, machine)?);
+            continue;
+        }
+        let mut per_platform = Vec::new();
+        for (platform, group) in elsewhere::by_platform(&mine, cfg) {
+            let made = s.findings(cfg, &group, machine)?;
+            per_platform.push((
+                platform.clone(),
+                elsewhere::for_platform(made, platform.as_deref()),
+            ));
+        }
+        let across = elsewhere::claims_by_platform(s.name(), &per_platform);
+        out.extend(per_platform.into_iter().flat_map(|(_, a)| a));
+        out.extend(across);
     }
     Ok(out)
 }

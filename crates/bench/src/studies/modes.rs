@@ -6,11 +6,13 @@
 
 use cipherlab_ciphers::{CipherSpec, Mode, Padding, catalogue};
 
+use super::elsewhere::{self, FileJobs};
 use super::find::{self, distinct};
 use super::inputs::Input;
 use super::timing::{Target, add_decrypt, add_encrypt};
-use super::{Config, Study, StudyError, err};
+use super::{Config, Elsewhere, Study, StudyError, err};
 use crate::corpus::DataType;
+use cipherlab_harness::Settings;
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_results::artifact::Artifact;
 use cipherlab_results::artifact::table::{Cell, Table, text};
@@ -39,6 +41,11 @@ fn specs() -> Vec<CipherSpec> {
     out
 }
 
+/// The study's one input: BMP data.
+fn input(cfg: &Config) -> Input {
+    Input::corpus(DataType::Bmp, cfg.scale.pick(64 << 10, 4 << 20, 50_000_000))
+}
+
 impl Study for ModesStudy {
     fn name(&self) -> &'static str {
         NAME
@@ -53,14 +60,45 @@ impl Study for ModesStudy {
     }
 
     fn plan<'a>(&self, cfg: &Config, suite: &mut Suite<'a>) -> Result<(), StudyError> {
-        let size = cfg.scale.pick(64 << 10, 4 << 20, 50_000_000);
-        let input = Input::corpus(DataType::Bmp, size);
+        let input = input(cfg);
         for spec in specs().into_iter().filter(|s| cfg.filter.accepts_spec(s)) {
-            let s = Target::new(NAME, spec);
-            add_encrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;
-            add_decrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;
+            for provider in cfg.rust_providers(&spec) {
+                let s = Target {
+                    provider,
+                    ..Target::new(NAME, spec)
+                };
+                add_encrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;
+                add_decrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;
+            }
         }
         Ok(())
+    }
+
+    /// `java-bc` (the paper's platform) when the Java runner is installed, or the runner
+    /// providers of `--provider` (see [`elsewhere`]).
+    fn runs_elsewhere(&self) -> bool {
+        true
+    }
+
+    fn elsewhere(&self, cfg: &Config, settings: &Settings) -> Result<Elsewhere, StudyError> {
+        let specs = specs()
+            .into_iter()
+            .filter(|s| cfg.filter.accepts_spec(s))
+            .collect();
+        let inputs = [input(cfg)];
+        let jobs = FileJobs {
+            study: NAME,
+            specs,
+            inputs: &inputs,
+            phases: &["encrypt", "decrypt"],
+            quick_seconds: 3,
+            by_input: false,
+        };
+        elsewhere::file_study(jobs, cfg, settings)
+    }
+
+    fn per_platform(&self) -> bool {
+        true
     }
 
     fn findings(

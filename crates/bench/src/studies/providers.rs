@@ -103,7 +103,10 @@ impl Study for ProvidersStudy {
             .filter(|s| cfg.filter.accepts_spec(s))
             .map(|spec| Job {
                 spec,
-                sizes: sizes(cfg).iter().map(|&s| s as u64).collect(),
+                inputs: sizes(cfg)
+                    .iter()
+                    .map(|&s| Input::corpus(DataType::Dense, s))
+                    .collect(),
                 reps: cfg.scale.pick(20, 30, 30),
                 warmup_bytes: cfg.scale.pick(4 << 20, 32 << 20, 32 << 20),
                 min_warmup_calls: 50,
@@ -119,6 +122,9 @@ impl Study for ProvidersStudy {
             phases: &["encrypt"],
             reuse: true,
             extra: std::time::Duration::from_secs(cfg.scale.pick(6, 20, 0)),
+            warm_once: false,
+            providers: Vec::new(),
+            budget: None,
         };
         measure(&jobs, &target, settings).map_err(|e| err(NAME, e))
     }

@@ -11,10 +11,17 @@ use cipherlab_platforms::{platforms_dir, ready, runtime, runtimes};
 
 /// Whether the runner of runtime `name` is ready ([`cipherlab_platforms::ready`]); when it
 /// is not, prints a `SKIP` line with why and the command that fixes it (a developer
-/// without the runtime still runs the rest).
+/// without the runtime still runs the rest). Under CI (`CI` set), where .ci/setup
+/// installs every runner, a runner that is not ready fails the test instead.
 pub fn runner_ready(name: &str) -> bool {
     let rt = runtime(name).unwrap();
     match ready(rt, &platforms_dir(None)) {
+        Err(not) if std::env::var_os("CI").is_some() => {
+            panic!(
+                "CI: the {name} runner is not ready: {} (install: {})",
+                not.why, not.fix
+            )
+        }
         Err(not) => {
             println!("SKIP {name}: {} (install: {})", not.why, not.fix);
             false

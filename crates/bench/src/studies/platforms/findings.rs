@@ -475,7 +475,8 @@ mod tests {
             128,
             Some(cipherlab_ciphers::Mode::Cbc),
         );
-        let id = super::super::bench_id(NAME, &spec, runtime, runtime, phase, 1 << 20).unwrap();
+        let id =
+            super::super::bench_id(NAME, &spec, runtime, runtime, phase, 1 << 20, "dense").unwrap();
         let samples: Vec<u64> = (0..40).map(|i| ns + (i % 5) * ns / 1000).collect();
         Measurement::from_external_samples(
             id,

@@ -68,8 +68,8 @@ const BEYOND_SIZES: [u64; 2] = [64, 1 << 10];
 pub(crate) struct Job {
     /// The cipher.
     pub spec: CipherSpec,
-    /// File sizes (bytes).
-    pub sizes: Vec<u64>,
+    /// The files (each runner reads them from a folder the run writes).
+    pub inputs: Vec<Input>,
     /// Timed calls per file (the paper's 100).
     pub reps: u32,
     /// The untimed calls before the samples come to about this many bytes (at least
@@ -92,6 +92,14 @@ struct Plan {
 /// times the files smallest first, so the large ones follow thousands of warm calls.
 const MAX_WARMUP_CALLS: u64 = 20_000;
 
+/// The study's files: seeded dense data of each size.
+pub(crate) fn dense(sizes: &[u64]) -> Vec<Input> {
+    sizes
+        .iter()
+        .map(|&s| Input::corpus(DATA, s as usize))
+        .collect()
+}
+
 impl Job {
     fn warmup_calls(&self, size: u64) -> u64 {
         (self.warmup_bytes / size.max(1)).clamp(self.min_warmup_calls, MAX_WARMUP_CALLS)
@@ -111,7 +119,7 @@ impl Plan {
             .into_iter()
             .map(|spec| Job {
                 spec,
-                sizes: paper_sizes.clone(),
+                inputs: dense(&paper_sizes),
                 reps: cfg.scale.pick(20, 100, 100),
                 warmup_bytes: cfg.scale.pick(1 << 20, 32 << 20, 32 << 20),
                 min_warmup_calls: cfg.scale.pick(50, 100, 100),
@@ -119,9 +127,9 @@ impl Plan {
             .collect();
         jobs.extend(BEYOND.into_iter().map(|spec| Job {
             spec,
-            sizes: match cfg.scale {
-                Scale::Quick => vec![1 << 10],
-                _ => BEYOND_SIZES.to_vec(),
+            inputs: match cfg.scale {
+                Scale::Quick => dense(&[1 << 10]),
+                _ => dense(&BEYOND_SIZES),
             },
             reps: cfg.scale.pick(20, 30, 30),
             warmup_bytes: cfg.scale.pick(16 << 10, 64 << 10, 64 << 10),
@@ -143,10 +151,11 @@ fn bench_id(
     runtime: &str,
     phase: &str,
     size: u64,
+    data_type: &str,
 ) -> Result<BenchId, String> {
     let runtime = Runtime::parse(runtime).ok_or_else(|| format!("unknown runtime '{runtime}'"))?;
     let phase = Phase::parse(phase).ok_or_else(|| format!("unknown phase '{phase}'"))?;
-    Ok(BenchId::new(study, *spec, provider, phase, size, DATA.name()).with_runtime(runtime))
+    Ok(BenchId::new(study, *spec, provider, phase, size, data_type).with_runtime(runtime))
 }
 
 /// The settings of cipherlab's own figures: the runners' protocol (every call timed alone,
@@ -187,15 +196,16 @@ impl Study for PlatformsStudy {
         for job in &plan.jobs {
             let spec = &job.spec;
             let provider = check::prove(spec, None).map_err(|e| err(NAME, e))?;
-            for &size in &job.sizes {
+            for input in &job.inputs {
+                let size = input.size;
                 let settings = Settings {
                     warmup_iterations: 1,
                     ..rust_settings(&base, job.reps)
                 };
                 for phase in ["encrypt", "decrypt"] {
-                    let id = bench_id(NAME, spec, provider, "rust", phase, size)
+                    let id = bench_id(NAME, spec, provider, "rust", phase, size, &input.label)
                         .map_err(|e| err(NAME, e))?;
-                    let bench = per_message(*spec, provider, size, phase == "encrypt");
+                    let bench = per_message(*spec, provider, input.clone(), phase == "encrypt");
                     suite.add_with_settings(id, Some(size), settings.clone(), bench);
                 }
             }
@@ -219,6 +229,9 @@ impl Study for PlatformsStudy {
             phases: &["encrypt", "decrypt"],
             reuse: false,
             extra: std::time::Duration::from_secs(cfg.scale.pick(10, 60, 0)),
+            warm_once: false,
+            providers: Vec::new(),
+            budget: None,
         };
         measure(&plan.jobs, &target, settings).map_err(|e| err(NAME, e))
     }
@@ -239,12 +252,11 @@ impl Study for PlatformsStudy {
 fn per_message(
     spec: CipherSpec,
     provider: &'static str,
-    size: u64,
+    input: Input,
     encrypt: bool,
 ) -> impl FnMut(&mut Bencher<'_>) {
     let key = generate_key(&spec);
     let iv = generate_iv(&spec);
-    let input = Input::corpus(DATA, size as usize);
     move |b: &mut Bencher<'_>| {
         let pt = match input.load() {
             Ok(pt) => pt,

@@ -4,8 +4,9 @@
 //! back apart from the samples and go into their own table; a runtime that is not
 //! installed is listed with the command that installs it, never an error.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -14,12 +15,12 @@ use cipherlab_harness::{ExternalTimer, Settings};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-use super::{DATA, Job, bench_id};
-use crate::corpus;
+use super::{Job, bench_id};
 use crate::studies::Elsewhere;
-use crate::studies::inputs::CORPUS_SEED;
-use cipherlab_platforms::conformance::{TestRng, Verdict, check_runtime};
-use cipherlab_platforms::{Runner, cipherlab_ciphertext, platforms_dir, ready, runtimes};
+use crate::studies::inputs::Input;
+use cipherlab_platforms::conformance::{ProviderResult, TestRng, Verdict, check_runtime};
+use cipherlab_platforms::runtimes::Descriptor;
+use cipherlab_platforms::{NotReady, Runner, cipherlab_ciphertext, platforms_dir, ready, runtimes};
 use cipherlab_results::artifact::table::{Table, int, num, text};
 use cipherlab_results::id::{BenchId, Measurement};
 use cipherlab_results::ranking;
@@ -30,11 +31,13 @@ const CONFORMANCE_SEED: u64 = 1;
 /// The folder of the files every runner reads, removed when the run is done.
 struct Files {
     dir: PathBuf,
+    /// The inputs written, in the order of their file names (`0.bin`, `1.bin`, ...).
+    written: Vec<Input>,
 }
 
 impl Files {
-    /// Writes one seeded file per size (the same bytes cipherlab's own figures use).
-    fn write(sizes: &[u64]) -> Result<Files, String> {
+    /// Writes each distinct input once (the same bytes cipherlab's own figures use).
+    fn write(inputs: &[&Input]) -> Result<Files, String> {
         // One folder per call: two studies (or two tests) in one process must not share it.
         static CALLS: AtomicU64 = AtomicU64::new(0);
         let dir = std::env::temp_dir().join(format!(
@@ -43,19 +46,32 @@ impl Files {
             CALLS.fetch_add(1, Ordering::Relaxed)
         ));
         std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        let files = Files { dir };
-        for &size in sizes {
-            let path = files.path(size);
+        let mut files = Files {
+            dir,
+            written: Vec::new(),
+        };
+        for &input in inputs {
+            if files.written.contains(input) {
+                continue;
+            }
+            let path = files.dir.join(format!("{}.bin", files.written.len()));
             let tmp = path.with_extension("tmp");
-            std::fs::write(&tmp, corpus::generate(DATA, size as usize, CORPUS_SEED))
+            let bytes = input.load().map_err(|e| e.to_string())?;
+            std::fs::write(&tmp, &bytes[..])
                 .and_then(|()| std::fs::rename(&tmp, &path))
                 .map_err(|e| format!("{}: {e}", path.display()))?;
+            files.written.push(input.clone());
         }
         Ok(files)
     }
 
-    fn path(&self, size: u64) -> PathBuf {
-        self.dir.join(format!("{size}.bin"))
+    fn path(&self, input: &Input) -> Result<PathBuf, String> {
+        let i = self
+            .written
+            .iter()
+            .position(|w| w == input)
+            .ok_or_else(|| format!("{} ({} B) was not written", input.label, input.size))?;
+        Ok(self.dir.join(format!("{i}.bin")))
     }
 }
 
@@ -71,6 +87,8 @@ struct Request {
     provider: String,
     phase: &'static str,
     size: u64,
+    /// The input's label (the figure's `data_type`).
+    label: String,
     json: Value,
     /// The warm-up calls when the request is asked again in the same warm process.
     rewarm_calls: u64,
@@ -91,6 +109,14 @@ pub(crate) struct Target {
     pub reuse: bool,
     /// Time for more samples of undecided figures, shared by the runtimes.
     pub extra: Duration,
+    /// Warm each cipher up fully on its first input only (per provider and direction);
+    /// its later inputs, in the same warm process, with `min_warmup_calls`.
+    pub warm_once: bool,
+    /// Only these providers (`--provider`; empty: as `all_providers` says).
+    pub providers: Vec<String>,
+    /// At most this long for the planned requests, shared by the runtimes (`None`: no
+    /// limit). The requests not reached are counted and said, never silently dropped.
+    pub budget: Option<Duration>,
 }
 
 /// The most extra passes over one runtime's undecided figures.
@@ -112,9 +138,14 @@ struct Timed {
     paid: BTreeMap<String, Paid>,
     errors: Vec<String>,
     extra: ExtraPasses,
+    /// Requests not asked because the planned budget was spent.
+    skipped: u64,
+    /// How long the planned requests took.
+    planned: Duration,
 }
 
-/// Times every request on `runner`, then asks again for the figures still undecided
+/// Times every request on `runner` (those that fit in `planned_budget`, when there is
+/// one, in order; the rest are counted as skipped), then asks again for the figures still undecided
 /// against a neighbour (`ranking::undecided`), within `budget`, pooling the samples.
 /// A re-asked request warms up with its job's minimum count only: the process is warm.
 fn time_all(
@@ -123,6 +154,7 @@ fn time_all(
     study: &'static str,
     runtime: &str,
     settings: &Settings,
+    planned_budget: Option<Duration>,
     budget: Duration,
 ) -> Timed {
     let mut timed = Timed {
@@ -130,22 +162,37 @@ fn time_all(
         paid: BTreeMap::new(),
         errors: Vec::new(),
         extra: ExtraPasses::default(),
+        skipped: 0,
+        planned: Duration::ZERO,
     };
-    // Per request: its identifier, clock and samples so far (`None`: refused or failed).
+    // Per request: its identifier, clock and samples so far (`None`: refused, failed or
+    // not reached within the budget).
     let mut pooled: Vec<Option<(BenchId, String, Vec<u64>)>> = Vec::new();
-    let bodies: Vec<Value> = requests.iter().map(|r| r.json.clone()).collect();
-    let answers = match runner.exchange(&bodies) {
-        Ok(a) => a,
-        Err(e) => {
-            timed.errors.push(format!("{runtime}: {e:#}"));
-            return timed;
+    let planned_started = Instant::now();
+    let deadline = planned_budget.map(|b| planned_started + b);
+    for r in requests {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            timed.skipped += 1;
+            pooled.push(None);
+            continue;
         }
-    };
-    for (r, a) in requests.iter().zip(&answers) {
+        let answer = match runner.exchange(std::slice::from_ref(&r.json)) {
+            Ok(mut a) if a.len() == 1 => a.remove(0),
+            Ok(_) => {
+                timed
+                    .errors
+                    .push(format!("{runtime}: the runner gave no answer"));
+                return timed;
+            }
+            Err(e) => {
+                timed.errors.push(format!("{runtime}: {e:#}"));
+                return timed;
+            }
+        };
         let cost = timed.paid.entry(r.provider.clone()).or_default();
-        pooled.push(match absorb(r, a, study, runtime) {
+        pooled.push(match absorb(r, &answer, study, runtime) {
             Ok(p) => {
-                cost.add(a);
+                cost.add(&answer);
                 Some(p)
             }
             Err(e) => {
@@ -155,6 +202,7 @@ fn time_all(
             }
         });
     }
+    timed.planned = planned_started.elapsed();
     let started = Instant::now();
     let mut given = vec![false; requests.len()];
     let mut summarized = summarize(&pooled, requests, settings, &mut timed.errors);
@@ -239,8 +287,16 @@ fn absorb(
         .map(|v| v.iter().filter_map(Value::as_u64).collect())
         .unwrap_or_default();
     let clock = a["clock"].as_str().unwrap_or("unknown clock").to_string();
-    let id = bench_id(study, &r.spec, &r.provider, runtime, r.phase, r.size)
-        .map_err(|e| format!("{runtime} {} {}: {e}", r.provider, r.spec))?;
+    let id = bench_id(
+        study,
+        &r.spec,
+        &r.provider,
+        runtime,
+        r.phase,
+        r.size,
+        &r.label,
+    )
+    .map_err(|e| format!("{runtime} {} {}: {e}", r.provider, r.spec))?;
     Ok((id, clock, samples))
 }
 
@@ -286,10 +342,8 @@ pub(crate) fn measure(
     settings: &Settings,
 ) -> Result<Elsewhere, String> {
     let dir = platforms_dir(None);
-    let mut sizes: Vec<u64> = jobs.iter().flat_map(|j| j.sizes.clone()).collect();
-    sizes.sort_unstable();
-    sizes.dedup();
-    let files = Files::write(&sizes)?;
+    let inputs: Vec<&Input> = jobs.iter().flat_map(|j| &j.inputs).collect();
+    let files = Files::write(&inputs)?;
     let wanted: Vec<String> = jobs.iter().map(|j| j.spec.to_string()).collect();
 
     let mut out = Elsewhere::default();
@@ -318,31 +372,32 @@ pub(crate) fn measure(
         "undecided at the end",
     ]);
     let mut extra_spent = Duration::ZERO;
+    let mut planned_spent = Duration::ZERO;
     for r in target.runtimes {
         cipherlab_platforms::runtime(r).map_err(|e| e.to_string())?;
     }
-    let list = runtimes();
-    for (index, rt) in list.iter().enumerate() {
+    // The runtimes asked for, in the list's order; the budgets are shared among them.
+    let list: Vec<&'static Descriptor> = runtimes()
+        .iter()
+        .filter(|rt| target.runtimes.is_empty() || target.runtimes.contains(&rt.id.as_str()))
+        .collect();
+    for (index, &rt) in list.iter().enumerate() {
         let name = rt.id.as_str();
-        if !target.runtimes.is_empty() && !target.runtimes.contains(&name) {
-            continue;
-        }
-        let (runner, info) = match ready(rt, &dir) {
-            Ok(ready) => ready,
-            Err(not) => {
+        let verdicts = match conformance(rt, &dir, &wanted) {
+            Ok(Proven::Decided(v)) => v,
+            Ok(Proven::Absent(not)) => {
                 absent.row(vec![text(not.runtime), text(not.why), text(not.fix)]);
                 continue;
             }
-        };
-        out.runtimes.insert(name.to_string(), info.version.clone());
-        let only = |name: &str| wanted.iter().any(|w| w == name);
-        let verdicts = match check_runtime(&runner, &info, CONFORMANCE_SEED, true, &only) {
-            Ok(v) => v,
             Err(e) => {
                 errors.push(format!("{}: the runner failed on the vectors: {e:#}", name));
                 continue;
             }
         };
+        if let Some(p) = verdicts.first() {
+            out.runtimes
+                .insert(name.to_string(), p.runtime_version.clone());
+        }
         // Providers that agreed, per algorithm, in the runner's order.
         let mut agreed: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for p in &verdicts {
@@ -371,16 +426,41 @@ pub(crate) fn measure(
         // It learns the probe set from its own `info` first (platforms/PROTOCOL.md), as
         // every runner process does before it is asked for a name with many key sizes.
         let timing = Runner::new(&dir, name).map_err(|e| e.to_string())?;
-        if let Err(e) = timing.info() {
-            errors.push(format!(
-                "{name}: the timing process did not answer info: {e}"
-            ));
-            continue;
-        }
+        let info = match timing.info() {
+            Ok(info) => info,
+            Err(e) => {
+                errors.push(format!(
+                    "{name}: the timing process did not answer info: {e}"
+                ));
+                continue;
+            }
+        };
+        out.runtimes.insert(name.to_string(), info.version.clone());
         let left = list.len().saturating_sub(index).max(1) as u32;
         let share = target.extra.saturating_sub(extra_spent) / left;
-        let timed = time_all(&timing, &requests, study, name, settings, share);
+        let planned_share = target
+            .budget
+            .map(|b| b.saturating_sub(planned_spent) / left);
+        let timed = time_all(
+            &timing,
+            &requests,
+            study,
+            name,
+            settings,
+            planned_share,
+            share,
+        );
         extra_spent += Duration::from_secs_f64(timed.extra.seconds);
+        planned_spent += timed.planned;
+        if timed.skipped > 0 {
+            errors.push(format!(
+                "{name} (not timed): {} of {} requests were not asked: the study's {:.0} s for \
+                 other runtimes were spent (a larger scale gives more, --cipher or --provider asks fewer)",
+                timed.skipped,
+                requests.len(),
+                target.budget.unwrap_or_default().as_secs_f64()
+            ));
+        }
         drop(timing);
         errors.extend(timed.errors);
         out.measurements.extend(timed.measurements);
@@ -466,6 +546,75 @@ pub(crate) fn measure(
     Ok(out)
 }
 
+/// A runtime's conformance verdicts on some algorithms, or why it is not there.
+enum Proven {
+    Decided(Vec<ProviderResult>),
+    Absent(NotReady),
+}
+
+/// The conformance verdicts of runtime `rt` on the algorithms `wanted`: decided once per
+/// process and runtime (the vectors come from a fixed seed, so a second study would ask
+/// the same questions and get the same answers), in a process of its own started here.
+fn conformance(rt: &'static Descriptor, dir: &Path, wanted: &[String]) -> Result<Proven, String> {
+    /// Per runtime: the algorithms already decided, and every provider's verdicts on them.
+    type Decided = BTreeMap<String, (BTreeSet<String>, Vec<ProviderResult>)>;
+    static DECIDED: Mutex<Decided> = Mutex::new(BTreeMap::new());
+    let lock = || {
+        DECIDED
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    };
+    let missing: Vec<String> = {
+        let decided = lock();
+        let done = decided.get(&rt.id).map(|(algs, _)| algs);
+        wanted
+            .iter()
+            .filter(|w| !done.is_some_and(|d| d.contains(*w)))
+            .cloned()
+            .collect()
+    };
+    if !missing.is_empty() {
+        let (runner, info) = match ready(rt, dir) {
+            Ok(ready) => ready,
+            Err(not) => return Ok(Proven::Absent(not)),
+        };
+        let only = |name: &str| missing.iter().any(|w| w == name);
+        let fresh = check_runtime(&runner, &info, CONFORMANCE_SEED, true, &only)
+            .map_err(|e| format!("{e:#}"))?;
+        let mut decided = lock();
+        let (algs, results) = decided.entry(rt.id.clone()).or_default();
+        algs.extend(missing);
+        // Another study (a test, in one process) may have decided some of them meanwhile:
+        // each algorithm is kept once per provider.
+        for f in fresh {
+            match results.iter_mut().find(|r| r.name == f.name) {
+                Some(r) => {
+                    for (alg, v) in f.results {
+                        if !r.results.iter().any(|(a, _)| *a == alg) {
+                            r.results.push((alg, v));
+                        }
+                    }
+                }
+                None => results.push(f),
+            }
+        }
+    }
+    let decided = lock();
+    let results = decided
+        .get(&rt.id)
+        .map(|(_, r)| r.clone())
+        .unwrap_or_default();
+    Ok(Proven::Decided(
+        results
+            .into_iter()
+            .map(|mut p| {
+                p.results.retain(|(alg, _)| wanted.contains(alg));
+                p
+            })
+            .collect(),
+    ))
+}
+
 /// What one provider paid outside the samples, summed over its requests.
 #[derive(Default)]
 struct Paid {
@@ -506,25 +655,37 @@ fn requests(
         let Some(provs) = agreed.get(&spec.to_string()) else {
             continue;
         };
-        let provs = if target.all_providers {
-            &provs[..]
+        let provs: Vec<&String> = if !target.providers.is_empty() {
+            provs
+                .iter()
+                .filter(|p| target.providers.contains(p))
+                .collect()
+        } else if target.all_providers {
+            provs.iter().collect()
         } else {
-            &provs[..1]
+            provs.iter().take(1).collect()
         };
         let key = rng.bytes(spec.key_len());
         let iv = rng.bytes(spec.iv_len());
         let iv_field = if spec.is_aead() { "nonce" } else { "iv" };
-        for &size in &job.sizes {
-            let path = files.path(size);
+        let mut warmed: Vec<(&String, &str)> = Vec::new();
+        for input in &job.inputs {
+            let (size, path) = (input.size, files.path(input)?);
             let expect = hex::encode(Sha256::digest(
                 cipherlab_ciphertext(spec, &key, &iv, &read(&path)?).map_err(|e| e.to_string())?,
             ));
-            for provider in provs {
+            for &provider in &provs {
                 for &phase in target.phases {
+                    let warmup = if target.warm_once && warmed.contains(&(provider, phase)) {
+                        job.min_warmup_calls
+                    } else {
+                        warmed.push((provider, phase));
+                        job.warmup_calls(size)
+                    };
                     let mut json = json!({
                         "op": "time", "alg": spec.to_string(), "provider": provider,
                         "key": hex::encode(&key), "direction": phase,
-                        "input": path, "reps": job.reps, "warmup": job.warmup_calls(size),
+                        "input": path, "reps": job.reps, "warmup": warmup,
                         "reuse": target.reuse && !spec.is_aead(),
                     });
                     if let Some(o) = json.as_object_mut() {
@@ -540,6 +701,7 @@ fn requests(
                         provider: provider.clone(),
                         phase,
                         size,
+                        label: input.label.clone(),
                         json,
                         rewarm_calls: job.min_warmup_calls,
                     });
