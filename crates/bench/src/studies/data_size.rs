@@ -94,6 +94,7 @@ impl Study for DataSizeStudy {
             phases: &["encrypt"],
             quick_seconds: 10,
             by_input: true,
+            paper_platform: true,
         };
         elsewhere::file_study(jobs, cfg, settings)
     }

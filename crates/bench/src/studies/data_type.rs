@@ -87,6 +87,7 @@ impl Study for DataTypeStudy {
             phases: &["encrypt"],
             quick_seconds: 4,
             by_input: false,
+            paper_platform: true,
         };
         elsewhere::file_study(jobs, cfg, settings)
     }

@@ -98,6 +98,7 @@ impl Study for DensityStudy {
             phases: &["encrypt"],
             quick_seconds: 4,
             by_input: false,
+            paper_platform: true,
         };
         elsewhere::file_study(jobs, cfg, settings)
     }

@@ -73,6 +73,9 @@ pub(crate) struct FileJobs<'a> {
     /// in about three minutes, so each file study gets a few seconds of the JVM, the
     /// one whose paper table needs every cipher the most.
     pub quick_seconds: u64,
+    /// Time `java-bc` when no `--provider` was given (the file-features paper's own
+    /// platform); otherwise only the runner providers named.
+    pub paper_platform: bool,
     /// Time input by input (every cipher on the first input, then the next), not cipher
     /// by cipher: what a budget cuts is then the later inputs, not the later ciphers.
     pub by_input: bool,
@@ -88,6 +91,9 @@ pub(crate) fn file_study(
 ) -> Result<Elsewhere, StudyError> {
     let named = cfg.runner_providers();
     let (runtimes, wanted): (&'static [&'static str], Vec<String>) = if cfg.providers.is_empty() {
+        if !jobs.paper_platform {
+            return Ok(Elsewhere::default());
+        }
         (&[PAPER_RUNTIME], vec![PAPER_PROVIDER.to_string()])
     } else if named.is_empty() {
         return Ok(Elsewhere::default());
@@ -163,9 +169,12 @@ const FULL_BUDGET: Duration = Duration::from_secs(120);
 
 /// The platform a figure belongs to, for findings made once per platform: `None` for
 /// this process's default providers, else the provider (with its runtime when it is not
-/// this process).
+/// this process). A figure of no catalogue cipher (a baseline, RSA) stays with the
+/// default: the findings compare those across runtimes themselves.
 fn platform_of(m: &Measurement, cfg: &Config) -> Option<String> {
-    if m.id.runtime == Runtime::RUST {
+    if m.id.cipher().is_none() {
+        None
+    } else if m.id.runtime == Runtime::RUST {
         (!cfg.providers.is_empty()).then(|| m.id.implementation.clone())
     } else {
         Some(format!("{} ({})", m.id.implementation, m.id.runtime))

@@ -108,6 +108,7 @@ impl Study for KeySizeStudy {
             phases: &["encrypt"],
             quick_seconds: 3,
             by_input: false,
+            paper_platform: true,
         };
         elsewhere::file_study(jobs, cfg, settings)
     }

@@ -56,7 +56,7 @@ use std::collections::BTreeMap;
 
 use cipherlab_harness::Settings;
 use cipherlab_harness::machine::MachineInfo;
-use cipherlab_results::artifact::Artifact;
+use cipherlab_results::artifact::{self, Artifact};
 use cipherlab_results::id::{Measurement, Suite};
 
 pub use ciphers::CipherFilter;
@@ -303,7 +303,23 @@ pub fn findings_all(
             ));
         }
         let across = elsewhere::claims_by_platform(s.name(), &per_platform);
-        out.extend(per_platform.into_iter().flat_map(|(_, a)| a));
+        // What no platform's figures changed (a table of published facts) is shown once;
+        // a table of verdicts is each platform's own even where they agree.
+        let mut shown: Vec<(String, artifact::Content)> = Vec::new();
+        for (platform, artifacts) in per_platform {
+            for a in artifacts {
+                let base = match &platform {
+                    Some(p) => a.name.trim_end_matches(&format!("@{p}")).to_string(),
+                    None => a.name.clone(),
+                };
+                let verdicts = a.as_table().is_some_and(|t| t.verdicts().next().is_some());
+                if !verdicts && shown.iter().any(|(n, c)| *n == base && *c == a.content) {
+                    continue;
+                }
+                shown.push((base, a.content.clone()));
+                out.push(a);
+            }
+        }
         out.extend(across);
     }
     Ok(out)

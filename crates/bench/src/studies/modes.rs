@@ -93,6 +93,7 @@ impl Study for ModesStudy {
             phases: &["encrypt", "decrypt"],
             quick_seconds: 3,
             by_input: false,
+            paper_platform: true,
         };
         elsewhere::file_study(jobs, cfg, settings)
     }

@@ -8,6 +8,7 @@
 //! the JVM too, and ECIES in cipherlab's construction beside it ([`java_public_key`]), in a
 //! table of its own.
 
+use super::elsewhere::{self, FileJobs};
 use super::find::{self, distinct};
 use super::inputs::Input;
 use super::java_public_key;
@@ -93,11 +94,16 @@ impl Study for PhasesStudy {
         // small integers and text, which sparse corpus data resembles.
         let input = Input::corpus(DataType::Sparse, OBJECT_BYTES);
         for spec in CIPHERS.into_iter().filter(|s| cfg.filter.accepts_spec(s)) {
-            let s = Target::new(NAME, spec);
-            add_keygen(suite, &s).map_err(|e| err(NAME, e))?;
-            add_init(suite, &s).map_err(|e| err(NAME, e))?;
-            add_encrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;
-            add_decrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;
+            for provider in cfg.rust_providers(&spec) {
+                let s = Target {
+                    provider,
+                    ..Target::new(NAME, spec)
+                };
+                add_keygen(suite, &s).map_err(|e| err(NAME, e))?;
+                add_init(suite, &s).map_err(|e| err(NAME, e))?;
+                add_encrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;
+                add_decrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;
+            }
         }
         for spec in PUBLIC_KEY
             .into_iter()
@@ -109,13 +115,38 @@ impl Study for PhasesStudy {
         Ok(())
     }
 
-    /// RSA in the JVM, when the Java runner is ready.
+    /// RSA in the JVM, when the Java runner is ready; the symmetric ciphers through the
+    /// runner providers `--provider` names.
     fn runs_elsewhere(&self) -> bool {
         true
     }
 
     fn elsewhere(&self, cfg: &Config, settings: &Settings) -> Result<Elsewhere, StudyError> {
-        Ok(java_public_key::measure(NAME, cfg, settings))
+        let mut out = java_public_key::measure(NAME, cfg, settings);
+        let inputs = [Input::corpus(DataType::Sparse, OBJECT_BYTES)];
+        let jobs = FileJobs {
+            study: NAME,
+            specs: CIPHERS
+                .into_iter()
+                .filter(|s| cfg.filter.accepts_spec(s))
+                .collect(),
+            inputs: &inputs,
+            phases: &["encrypt", "decrypt"],
+            quick_seconds: 4,
+            by_input: false,
+            paper_platform: false,
+        };
+        let symmetric = elsewhere::file_study(jobs, cfg, settings)?;
+        out.measurements.extend(symmetric.measurements);
+        out.artifacts.extend(symmetric.artifacts);
+        out.runtimes.extend(symmetric.runtimes);
+        Ok(out)
+    }
+
+    /// The symmetric ciphers' phases once per provider named; RSA and ECIES (no catalogue
+    /// cipher) stay with the default, where they are compared across runtimes.
+    fn per_platform(&self) -> bool {
+        true
     }
 
     fn findings(

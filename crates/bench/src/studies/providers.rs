@@ -69,11 +69,16 @@ impl Study for ProvidersStudy {
         for &size in sizes {
             let input = Input::corpus(DataType::Dense, size);
             for spec in CIPHERS.into_iter().filter(|s| cfg.filter.accepts_spec(s)) {
-                let available: Vec<&'static str> = providers::PROVIDERS
-                    .iter()
-                    .filter(|p| p.supports(&spec) && p.available(&spec).is_ok())
-                    .map(|p| p.name())
-                    .collect();
+                // `--provider` names narrow the field to those of this process named.
+                let available: Vec<&'static str> = if cfg.providers.is_empty() {
+                    providers::PROVIDERS
+                        .iter()
+                        .filter(|p| p.supports(&spec) && p.available(&spec).is_ok())
+                        .map(|p| p.name())
+                        .collect()
+                } else {
+                    cfg.rust_providers(&spec).into_iter().flatten().collect()
+                };
                 // With one implementation there is nothing to compare (it is timed in
                 // the other studies).
                 if available.len() < 2 {
@@ -115,15 +120,24 @@ impl Study for ProvidersStudy {
         if jobs.is_empty() {
             return Ok(Elsewhere::default());
         }
+        // Java's two providers by default; with `--provider`, the runners' providers named.
+        let named = cfg.runner_providers();
+        if !cfg.providers.is_empty() && named.is_empty() {
+            return Ok(Elsewhere::default());
+        }
         let target = Runners {
             study: NAME,
-            runtimes: &[super::java_stream::JAVA],
+            runtimes: if named.is_empty() {
+                &[super::java_stream::JAVA]
+            } else {
+                &[]
+            },
             all_providers: true,
             phases: &["encrypt"],
             reuse: true,
             extra: std::time::Duration::from_secs(cfg.scale.pick(6, 20, 0)),
             warm_once: false,
-            providers: Vec::new(),
+            providers: named,
             budget: None,
         };
         measure(&jobs, &target, settings).map_err(|e| err(NAME, e))

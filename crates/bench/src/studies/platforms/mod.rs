@@ -195,18 +195,27 @@ impl Study for PlatformsStudy {
         };
         for job in &plan.jobs {
             let spec = &job.spec;
-            let provider = check::prove(spec, None).map_err(|e| err(NAME, e))?;
-            for input in &job.inputs {
-                let size = input.size;
-                let settings = Settings {
-                    warmup_iterations: 1,
-                    ..rust_settings(&base, job.reps)
-                };
-                for phase in ["encrypt", "decrypt"] {
-                    let id = bench_id(NAME, spec, provider, "rust", phase, size, &input.label)
-                        .map_err(|e| err(NAME, e))?;
-                    let bench = per_message(*spec, provider, input.clone(), phase == "encrypt");
-                    suite.add_with_settings(id, Some(size), settings.clone(), bench);
+            // cipherlab's default, or the providers of this process `--provider` names.
+            let named: Vec<&'static str> = cfg.rust_providers(spec).into_iter().flatten().collect();
+            let chosen: Vec<Option<&'static str>> = if named.is_empty() {
+                vec![None]
+            } else {
+                named.into_iter().map(Some).collect()
+            };
+            for provider in chosen {
+                let provider = check::prove(spec, provider).map_err(|e| err(NAME, e))?;
+                for input in &job.inputs {
+                    let size = input.size;
+                    let settings = Settings {
+                        warmup_iterations: 1,
+                        ..rust_settings(&base, job.reps)
+                    };
+                    for phase in ["encrypt", "decrypt"] {
+                        let id = bench_id(NAME, spec, provider, "rust", phase, size, &input.label)
+                            .map_err(|e| err(NAME, e))?;
+                        let bench = per_message(*spec, provider, input.clone(), phase == "encrypt");
+                        suite.add_with_settings(id, Some(size), settings.clone(), bench);
+                    }
                 }
             }
         }
@@ -230,7 +239,8 @@ impl Study for PlatformsStudy {
             reuse: false,
             extra: std::time::Duration::from_secs(cfg.scale.pick(10, 60, 0)),
             warm_once: false,
-            providers: Vec::new(),
+            // Every runtime's providers, or only the runners' providers `--provider` names.
+            providers: cfg.runner_providers(),
             budget: None,
         };
         measure(&plan.jobs, &target, settings).map_err(|e| err(NAME, e))

@@ -142,6 +142,9 @@ struct Timed {
     skipped: u64,
     /// How long the planned requests took.
     planned: Duration,
+    /// Providers that could not reuse a keyed cipher: their figures include the key
+    /// schedule in every call.
+    keyed_per_call: BTreeSet<String>,
 }
 
 /// Times every request on `runner` (those that fit in `planned_budget`, when there is
@@ -164,6 +167,7 @@ fn time_all(
         extra: ExtraPasses::default(),
         skipped: 0,
         planned: Duration::ZERO,
+        keyed_per_call: BTreeSet::new(),
     };
     // Per request: its identifier, clock and samples so far (`None`: refused, failed or
     // not reached within the budget).
@@ -176,19 +180,27 @@ fn time_all(
             pooled.push(None);
             continue;
         }
-        let answer = match runner.exchange(std::slice::from_ref(&r.json)) {
-            Ok(mut a) if a.len() == 1 => a.remove(0),
-            Ok(_) => {
-                timed
-                    .errors
-                    .push(format!("{runtime}: the runner gave no answer"));
-                return timed;
-            }
+        let mut body = keyed_per_call(&r.json, &r.provider, &timed.keyed_per_call);
+        let mut answer = match ask(runner, &body) {
+            Ok(a) => a,
             Err(e) => {
-                timed.errors.push(format!("{runtime}: {e:#}"));
+                timed.errors.push(format!("{runtime}: {e}"));
                 return timed;
             }
         };
+        // A runtime that cannot keep a keyed cipher between calls (PROTOCOL.md, `reuse`)
+        // is asked again with the key schedule in every call, and the run says so.
+        if answer["error"] == json!("reuse unsupported") && body["reuse"] == json!(true) {
+            timed.keyed_per_call.insert(r.provider.clone());
+            body = keyed_per_call(&r.json, &r.provider, &timed.keyed_per_call);
+            answer = match ask(runner, &body) {
+                Ok(a) => a,
+                Err(e) => {
+                    timed.errors.push(format!("{runtime}: {e}"));
+                    return timed;
+                }
+            };
+        }
         let cost = timed.paid.entry(r.provider.clone()).or_default();
         pooled.push(match absorb(r, &answer, study, runtime) {
             Ok(p) => {
@@ -229,7 +241,13 @@ fn time_all(
         if again.is_empty() {
             break;
         }
-        let bodies: Vec<Value> = again.iter().map(|&i| rewarm(&requests[i])).collect();
+        let bodies: Vec<Value> = again
+            .iter()
+            .map(|&i| {
+                let r = &requests[i];
+                keyed_per_call(&rewarm(r), &r.provider, &timed.keyed_per_call)
+            })
+            .collect();
         let answers = match runner.exchange(&bodies) {
             Ok(a) => a,
             Err(e) => {
@@ -260,6 +278,24 @@ fn time_all(
     timed.extra.undecided = ranking::undecided(&summarized.0).len() as u64;
     timed.measurements = summarized.0;
     timed
+}
+
+/// One request's answer from `runner`.
+fn ask(runner: &Runner, body: &Value) -> Result<Value, String> {
+    match runner.exchange(std::slice::from_ref(body)) {
+        Ok(mut a) if a.len() == 1 => Ok(a.remove(0)),
+        Ok(_) => Err("the runner gave no answer".into()),
+        Err(e) => Err(format!("{e:#}")),
+    }
+}
+
+/// `json` with `reuse` off when `provider` cannot reuse a keyed cipher.
+fn keyed_per_call(json: &Value, provider: &str, keyed_per_call: &BTreeSet<String>) -> Value {
+    let mut json = json.clone();
+    if keyed_per_call.contains(provider) {
+        json["reuse"] = json!(false);
+    }
+    json
 }
 
 /// A request asked again: the same call, warmed up with its minimum count only.
@@ -452,6 +488,13 @@ pub(crate) fn measure(
         );
         extra_spent += Duration::from_secs_f64(timed.extra.seconds);
         planned_spent += timed.planned;
+        for p in &timed.keyed_per_call {
+            errors.push(format!(
+                "{name} {p} (reuse): its figures include the key schedule in every call: the \
+                 runtime cannot keep a keyed cipher between calls (PROTOCOL.md, `reuse`), \
+                 so they were timed with `reuse: false`; the study's own figures key once"
+            ));
+        }
         if timed.skipped > 0 {
             errors.push(format!(
                 "{name} (not timed): {} of {} requests were not asked: the study's {:.0} s for \
@@ -537,9 +580,10 @@ pub(crate) fn measure(
             let (what, why) = e.split_once(": ").unwrap_or((e, ""));
             t.row(vec![text(what), text(why)]);
         }
-        t.note =
-            "Timing requests a runner refused or could not finish; no figure was kept for them."
-                .into();
+        t.note = "Timing requests a runner refused or could not finish (no figure was kept for \
+            them), requests a time budget left out (`not timed`), and figures timed otherwise \
+            than asked (`reuse`)."
+            .into();
         out.artifacts
             .push(t.artifact(study, "runner-errors", "Runner errors"));
     }
