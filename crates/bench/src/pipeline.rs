@@ -255,7 +255,7 @@ pub fn run(plan: &Plan, on: &mut dyn FnMut(Event<'_>)) -> Result<Run, Error> {
     let (elsewhere, mut artifacts) = if child {
         (Vec::new(), Vec::new())
     } else {
-        if studies.iter().any(|s| s.runs_elsewhere()) {
+        if studies.iter().any(|s| s.runs_elsewhere()) || !cfg.runner_providers().is_empty() {
             on(Event::TimingElsewhere);
         }
         studies::elsewhere_all(&studies, cfg, &plan.settings, &mut machine)?

@@ -92,7 +92,7 @@ impl Study for DataSizeStudy {
             specs,
             inputs: &inputs,
             phases: &["encrypt"],
-            quick_seconds: 10,
+            quick_seconds: 8,
             by_input: true,
             paper_platform: true,
         };

@@ -96,7 +96,7 @@ impl Study for DensityStudy {
             specs,
             inputs: &inputs,
             phases: &["encrypt"],
-            quick_seconds: 4,
+            quick_seconds: 3,
             by_input: false,
             paper_platform: true,
         };

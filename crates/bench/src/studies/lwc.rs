@@ -10,12 +10,14 @@ use cipherlab_lwc::permutation::{
 };
 
 use super::ciphers::lwc_aeads;
+use super::elsewhere::{self, FileJobs};
 use super::find;
 use super::inputs::Input;
 use super::paper::isap_library::{DECRYPT_NS, ENCRYPT_NS, PERMUTATION_NS, SIZES};
 use super::timing::{Target, add_decrypt, add_encrypt};
-use super::{Config, Scale, Study, StudyError, err};
+use super::{Config, Elsewhere, Scale, Study, StudyError, err};
 use crate::corpus::DataType;
+use cipherlab_harness::Settings;
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_results::artifact::Artifact;
 use cipherlab_results::artifact::table::{Cell, Table, int, num, text};
@@ -128,12 +130,15 @@ impl Study for LwcStudy {
         for size in sizes(cfg.scale) {
             let input = Input::corpus(DataType::Dense, size as usize);
             for spec in lwc_aeads().filter(|s| cfg.filter.accepts_spec(s)) {
-                let s = Target {
-                    ad_len: AD_LEN,
-                    ..Target::new(NAME, spec)
-                };
-                add_encrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;
-                add_decrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;
+                for provider in cfg.rust_providers(&spec) {
+                    let s = Target {
+                        provider,
+                        ad_len: AD_LEN,
+                        ..Target::new(NAME, spec)
+                    };
+                    add_encrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;
+                    add_decrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;
+                }
             }
         }
         for (perm, rounds) in PERMUTATIONS {
@@ -142,6 +147,30 @@ impl Study for LwcStudy {
             }
         }
         Ok(())
+    }
+
+    /// Only the runner providers `--provider` names (their figures carry no associated
+    /// data: the runners' `time` requests encrypt the file alone); nothing by default.
+    fn elsewhere(&self, cfg: &Config, settings: &Settings) -> Result<Elsewhere, StudyError> {
+        let inputs: Vec<Input> = sizes(cfg.scale)
+            .into_iter()
+            .map(|s| Input::corpus(DataType::Dense, s as usize))
+            .collect();
+        let jobs = FileJobs {
+            study: NAME,
+            specs: lwc_aeads().filter(|s| cfg.filter.accepts_spec(s)).collect(),
+            inputs: &inputs,
+            phases: &["encrypt", "decrypt"],
+            quick_seconds: 4,
+            by_input: false,
+            paper_platform: false,
+        };
+        elsewhere::file_study(jobs, cfg, settings)
+    }
+
+    /// Each named provider's variants compared among themselves.
+    fn per_platform(&self) -> bool {
+        true
     }
 
     fn findings(

@@ -135,7 +135,9 @@ impl Study for ProvidersStudy {
             all_providers: true,
             phases: &["encrypt"],
             reuse: true,
-            extra: std::time::Duration::from_secs(cfg.scale.pick(6, 20, 0)),
+            // Java alone: at --quick about what its share of 6 s over the five runtimes was
+            // before the budget went to the runtimes asked for only.
+            extra: std::time::Duration::from_secs(cfg.scale.pick(2, 20, 0)),
             warm_once: false,
             providers: named,
             budget: None,
