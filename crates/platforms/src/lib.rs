@@ -12,6 +12,7 @@
 
 pub mod conformance;
 mod error;
+pub mod java_providers;
 mod runner;
 pub mod runtimes;
 pub mod vectors;

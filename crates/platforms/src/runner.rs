@@ -86,6 +86,7 @@ impl Runner {
     fn spawn(&self) -> Result<Session, Error> {
         let spawned = Instant::now();
         let mut child = Command::new(&self.run)
+            .envs(crate::java_providers::runner_env(&self.name))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

@@ -626,10 +626,58 @@ public final class Runner {
         };
     }
 
+    /**
+     * The extra JCA providers cipherlab names in CIPHERLAB_JAVA_PROVIDERS
+     * (`cipherlab ... --java-provider NAME=SPEC`): `NAME=JAR` or `NAME=JAR@CLASS`, separated
+     * by newlines. Each jar is loaded in a class loader of its own; the provider is CLASS
+     * (a public no-argument constructor), else the first java.security.Provider the jar
+     * declares in META-INF/services. It serves as `java-NAME` through the same JCA calls as
+     * SunJCE. A provider that cannot be loaded stops the runner: a figure under its name
+     * would be a lie.
+     */
+    static void addExtraProviders() throws Exception {
+        String spec = System.getenv("CIPHERLAB_JAVA_PROVIDERS");
+        if (spec == null || spec.isBlank()) return;
+        for (String line : spec.split("\n")) {
+            if (line.isBlank()) continue;
+            int eq = line.indexOf('=');
+            if (eq <= 0) throw new IllegalArgumentException("CIPHERLAB_JAVA_PROVIDERS: not NAME=JAR[@CLASS]: " + line);
+            String name = line.substring(0, eq);
+            String rest = line.substring(eq + 1);
+            int at = rest.lastIndexOf('@');
+            Path jar = Path.of(at < 0 ? rest : rest.substring(0, at));
+            String cls = at < 0 ? null : rest.substring(at + 1);
+            java.net.URLClassLoader loader = new java.net.URLClassLoader(
+                    new java.net.URL[] {jar.toUri().toURL()}, Runner.class.getClassLoader());
+            Provider jca = null;
+            if (cls != null) {
+                jca = (Provider) Class.forName(cls, true, loader).getDeclaredConstructor().newInstance();
+            } else {
+                for (Provider p : java.util.ServiceLoader.load(Provider.class, loader)) {
+                    if (p.getClass().getClassLoader() == loader) {
+                        jca = p;
+                        break;
+                    }
+                }
+            }
+            if (jca == null) {
+                throw new IllegalArgumentException(jar + " declares no java.security.Provider: name its class ("
+                        + name + "=" + jar + "@CLASS)");
+            }
+            PROVIDERS.add(new Prov("java-" + name, jca.getName() + " (" + jar.getFileName() + ")", jca, false));
+        }
+    }
+
     public static void main(String[] args) throws Exception {
         Provider bc = new BouncyCastleProvider();
         PROVIDERS.add(new Prov("java-sunjce", "SunJCE", Security.getProvider("SunJCE"), false));
         PROVIDERS.add(new Prov("java-bc", "bcprov-jdk18on", bc, true));
+        try {
+            addExtraProviders();
+        } catch (Exception | LinkageError e) {
+            System.err.println("java runner: an extra JCA provider could not be loaded: " + e);
+            System.exit(2);
+        }
         ready = System.nanoTime();
 
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
