@@ -50,6 +50,7 @@ fn the_pdf_study_runs_on_a_tiny_setting_and_lands_in_the_store() {
         scale: Scale::Quick,
         filter: CipherFilter::new(&["aes-128", "ascon-128"]),
         data: Some(Inputs::from_dir(dir.path(), Some(1 << 20)).unwrap()),
+        ..Config::new(Scale::Quick)
     };
     let study = studies::by_name("pdf").unwrap();
     let mut suite = Suite::new();
@@ -172,6 +173,7 @@ fn a_filter_that_matches_no_pdf_cipher_plans_nothing() {
         scale: Scale::Quick,
         filter: CipherFilter::new(&["des"]),
         data: None,
+        ..Config::new(Scale::Quick)
     };
     let mut suite = Suite::new();
     studies::by_name("pdf")

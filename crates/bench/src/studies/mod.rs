@@ -101,6 +101,9 @@ pub struct Config {
     pub filter: CipherFilter,
     /// The user's files (`--data DIR`) instead of the built-in corpus.
     pub data: Option<Inputs>,
+    /// The user's own runners (`--runner`, runners.toml), timed beside the list's by the
+    /// studies that time runners.
+    pub runners: Vec<cipherlab_platforms::UserRunner>,
 }
 
 impl Config {
@@ -110,6 +113,7 @@ impl Config {
             scale,
             filter: CipherFilter::all(),
             data: None,
+            runners: Vec::new(),
         }
     }
 }

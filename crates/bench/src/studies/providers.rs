@@ -120,7 +120,7 @@ impl Study for ProvidersStudy {
             reuse: true,
             extra: std::time::Duration::from_secs(cfg.scale.pick(6, 20, 0)),
         };
-        measure(&jobs, &target, settings).map_err(|e| err(NAME, e))
+        measure(&jobs, &target, &cfg.runners, settings).map_err(|e| err(NAME, e))
     }
 
     fn findings(

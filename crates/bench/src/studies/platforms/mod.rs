@@ -220,7 +220,7 @@ impl Study for PlatformsStudy {
             reuse: false,
             extra: std::time::Duration::from_secs(cfg.scale.pick(10, 60, 0)),
         };
-        measure(&plan.jobs, &target, settings).map_err(|e| err(NAME, e))
+        measure(&plan.jobs, &target, &cfg.runners, settings).map_err(|e| err(NAME, e))
     }
 
     fn findings(

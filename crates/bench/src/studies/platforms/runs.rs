@@ -19,9 +19,11 @@ use crate::corpus;
 use crate::studies::Elsewhere;
 use crate::studies::inputs::CORPUS_SEED;
 use cipherlab_platforms::conformance::{TestRng, Verdict, check_runtime};
-use cipherlab_platforms::{Runner, cipherlab_ciphertext, platforms_dir, ready, runtimes};
+use cipherlab_platforms::{
+    Entrant, Runner, UserRunner, cipherlab_ciphertext, entrants, platforms_dir,
+};
 use cipherlab_results::artifact::table::{Table, int, num, text};
-use cipherlab_results::id::{BenchId, Measurement};
+use cipherlab_results::id::{BenchId, Measurement, Runtime};
 use cipherlab_results::ranking;
 
 /// Seed of the conformance vectors run before timing (fixed: a run can be repeated).
@@ -234,6 +236,26 @@ fn absorb(
             r.provider, r.spec, r.size, r.phase
         ));
     }
+    // The last timed call's output must be what the verification call's was
+    // (PROTOCOL.md, `time`): a context that breaks after its first use is not timed.
+    let expected = match r.phase {
+        "encrypt" => r.json["expect"].as_str().map(str::to_string),
+        _ => r.json["input"].as_str().map(input_digest).transpose()?,
+    };
+    if let Some(want) = expected {
+        let got = a["digest"].as_str().unwrap_or("");
+        if !got.eq_ignore_ascii_case(&want) {
+            return Err(format!(
+                "{runtime} {} {} {} B {}: digest mismatch after timing: the last timed output's \
+                 SHA-256 is {} where {want} was expected; figure refused",
+                r.provider,
+                r.spec,
+                r.size,
+                r.phase,
+                if got.is_empty() { "missing" } else { got }
+            ));
+        }
+    }
     let samples: Vec<u64> = a["samples_ns"]
         .as_array()
         .map(|v| v.iter().filter_map(Value::as_u64).collect())
@@ -242,6 +264,20 @@ fn absorb(
     let id = bench_id(study, &r.spec, &r.provider, runtime, r.phase, r.size)
         .map_err(|e| format!("{runtime} {} {}: {e}", r.provider, r.spec))?;
     Ok((id, clock, samples))
+}
+
+/// The SHA-256 (hex) of the file at `path`: what a decryption's last output must hash to.
+/// Kept per path, since every runtime decrypts the same files.
+fn input_digest(path: &str) -> Result<String, String> {
+    static SEEN: std::sync::Mutex<BTreeMap<String, String>> =
+        std::sync::Mutex::new(BTreeMap::new());
+    let mut seen = SEEN.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(d) = seen.get(path) {
+        return Ok(d.clone());
+    }
+    let d = hex::encode(Sha256::digest(read(Path::new(path))?));
+    seen.insert(path.to_string(), d.clone());
+    Ok(d)
 }
 
 /// The measurements of the pooled samples, and for each the index of its request.
@@ -283,6 +319,7 @@ fn summarize(
 pub(crate) fn measure(
     jobs: &[Job],
     target: &Target,
+    runners: &[UserRunner],
     settings: &Settings,
 ) -> Result<Elsewhere, String> {
     let dir = platforms_dir(None);
@@ -321,20 +358,39 @@ pub(crate) fn measure(
     for r in target.runtimes {
         cipherlab_platforms::runtime(r).map_err(|e| e.to_string())?;
     }
-    let list = runtimes();
-    for (index, rt) in list.iter().enumerate() {
-        let name = rt.id.as_str();
-        if !target.runtimes.is_empty() && !target.runtimes.contains(&name) {
-            continue;
-        }
-        let (runner, info) = match ready(rt, &dir) {
+    // The list's runtimes (those of the target), then every runner of the user's, which
+    // joins every study that times runners; its figures carry its NAME as their runtime.
+    for u in runners {
+        Runtime::declare(&u.name).map_err(|e| format!("runner {} ({}): {e}", u.name, u.from))?;
+    }
+    let list: Vec<Entrant<'_>> = entrants(runners)
+        .into_iter()
+        .filter(|e| {
+            e.is_user() || target.runtimes.is_empty() || target.runtimes.contains(&e.name())
+        })
+        .collect();
+    for (index, who) in list.iter().enumerate() {
+        let name = who.name();
+        let (runner, info) = match who.ready(&dir) {
             Ok(ready) => ready,
             Err(not) => {
                 absent.row(vec![text(not.runtime), text(not.why), text(not.fix)]);
                 continue;
             }
         };
-        out.runtimes.insert(name.to_string(), info.version.clone());
+        out.runtimes.insert(
+            name.to_string(),
+            match who {
+                Entrant::User(u) => format!(
+                    "{} {} (a runner of the user's, {}: {})",
+                    info.runtime,
+                    info.version,
+                    u.from,
+                    u.command_line()
+                ),
+                Entrant::Listed(_) => info.version.clone(),
+            },
+        );
         let only = |name: &str| wanted.iter().any(|w| w == name);
         let verdicts = match check_runtime(&runner, &info, CONFORMANCE_SEED, true, &only) {
             Ok(v) => v,
@@ -370,7 +426,7 @@ pub(crate) fn measure(
         // of this runtime for more samples where figures are still undecided.
         // It learns the probe set from its own `info` first (platforms/PROTOCOL.md), as
         // every runner process does before it is asked for a name with many key sizes.
-        let timing = Runner::new(&dir, name).map_err(|e| e.to_string())?;
+        let timing = who.runner(&dir).map_err(|e| e.to_string())?;
         if let Err(e) = timing.info() {
             errors.push(format!(
                 "{name}: the timing process did not answer info: {e}"
