@@ -108,7 +108,7 @@ const STEADY_LIMIT: Duration = Duration::from_secs(300);
 /// its calls (verification, warm-up, samples, and the decryption's own encryption) at
 /// [`NS_PER_BYTE`] over the input file's size, plus [`STEADY_LIMIT`] for a steady
 /// warm-up; for Java's `stream`, 10 ms per record per round; for `asym`, 10 s per key
-/// pair and 100 ms per round.
+/// pair and 1 s per round.
 pub fn time_limit(request: &Value, base: Duration) -> Duration {
     let count = |k: &str| request.get(k).and_then(Value::as_u64).unwrap_or(0);
     let rounds = count("reps") + count("warmup") + 2;
@@ -129,7 +129,7 @@ pub fn time_limit(request: &Value, base: Duration) -> Duration {
         Some("stream") => Duration::from_millis(rounds.saturating_mul(count("objects")) * 10),
         Some("asym") => {
             Duration::from_secs(count("keygen_reps").saturating_mul(10))
-                + Duration::from_millis(rounds.saturating_mul(100))
+                + Duration::from_secs(rounds)
         }
         _ => Duration::ZERO,
     };
@@ -477,5 +477,40 @@ impl Drop for Runner {
         if let Some(s) = slot.take() {
             s.end(false);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_time_request_may_take_longer_the_more_bytes_it_processes() {
+        let dir = std::env::temp_dir().join(format!("cipherlab-limit-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap_or_default();
+        let file = dir.join("1mb.bin");
+        std::fs::write(&file, vec![0u8; 1_000_000]).unwrap_or_default();
+        let base = Duration::from_secs(120);
+        assert_eq!(time_limit(&json!({"op": "encrypt"}), base), base);
+        let time = json!({"op": "time", "input": file, "reps": 10, "warmup": 8});
+        // (10 + 8 + 2) calls x 1 MB at 1 µs per byte.
+        assert_eq!(time_limit(&time, base), base + Duration::from_secs(20));
+        let steady = json!({"op": "time", "input": file, "reps": 10, "warmup": "steady"});
+        assert_eq!(
+            time_limit(&steady, base),
+            base + Duration::from_secs(12) + STEADY_LIMIT
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn an_error_keeps_the_last_lines_of_stderr() {
+        let text: String = (1..=30).map(|i| format!("line {i}\n")).collect();
+        let kept = last_lines(&text);
+        assert!(
+            kept.starts_with("line 11\n") && kept.ends_with("line 30"),
+            "{kept}"
+        );
     }
 }

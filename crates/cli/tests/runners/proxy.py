@@ -10,6 +10,7 @@ misbehave as the tests need:
   --runtime NAME       the runtime it reports (default: proxy)
   --hang-on OP         on the first request of that op: a line on stderr, then no answer
   --wrong-digest       `time` encrypt answers a digest that is not the last output's
+  --ctr32              CTR with a 32-bit counter: wrong where the IV's low 32 bits wrap
 """
 import argparse, hashlib, json, random, subprocess, sys, time
 
@@ -20,6 +21,7 @@ ap.add_argument("--algs", default="aes-128-cbc")
 ap.add_argument("--runtime", default="proxy")
 ap.add_argument("--hang-on")
 ap.add_argument("--wrong-digest", action="store_true")
+ap.add_argument("--ctr32", action="store_true")
 opts = ap.parse_args()
 algs = opts.algs.split(",")
 vectors = subprocess.Popen([opts.cipherlab, "vectors"], stdin=subprocess.PIPE,
@@ -46,7 +48,14 @@ def answer(req):
         return {"error": "unsupported"}
     req.pop("provider", None)
     if op in ("encrypt", "decrypt"):
-        return cipherlab(req)
+        a = cipherlab(req)
+        iv = req.get("iv", "")
+        if opts.ctr32 and req["alg"].endswith("-ctr") and iv.lower().endswith("fffffffe"):
+            # A counter that wraps within its low 32 bits: the third block on is wrong.
+            field = "ct" if op == "encrypt" else "pt"
+            if len(a.get(field, "")) > 64:
+                a[field] = a[field][:64] + ("00" if a[field][64:66] != "00" else "01") + a[field][66:]
+        return a
     if op == "time":
         with open(req["input"], "rb") as f:
             data = f.read()
