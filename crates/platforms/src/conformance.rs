@@ -207,7 +207,7 @@ fn add_case(
         expected
     };
     let pt = hex::encode(pt);
-    let paddings: &[Option<&str>] = if spec.pads() && (pt.len() / 2) % block == 0 {
+    let paddings: &[Option<&str>] = if spec.pads() && (pt.len() / 2).is_multiple_of(block) {
         &[None, Some("none")]
     } else {
         &[None]
