@@ -626,8 +626,9 @@ func serveTime(r request) (map[string]any, error) {
 		return nil, err
 	}
 	sum := sha256.Sum256(out)
-	if got := hex.EncodeToString(sum[:]); expect != "" && got != expect {
-		return nil, fmt.Errorf("digest mismatch: got %s, expected %s; nothing timed", got, expect)
+	verified := hex.EncodeToString(sum[:])
+	if expect != "" && verified != expect {
+		return nil, fmt.Errorf("digest mismatch: got %s, expected %s; nothing timed", verified, expect)
 	}
 
 	warmStart, warmCalls, steadyWarmup := time.Now(), 0, true
@@ -671,6 +672,11 @@ func serveTime(r request) (map[string]any, error) {
 		sink ^= len(out)
 	}
 	sum = sha256.Sum256(out)
+	// The last timed output must be the verified one: a context that breaks after its
+	// first use is not timed (PROTOCOL.md, `time`).
+	if last := hex.EncodeToString(sum[:]); last != verified {
+		return nil, fmt.Errorf("digest mismatch after timing: the last timed output's SHA-256 is %s, expected %s; figure refused", last, verified)
+	}
 	drift := driftOf(samples)
 	res := map[string]any{
 		"samples_ns": samples, "digest": hex.EncodeToString(sum[:]), "out_len": len(out),

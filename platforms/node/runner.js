@@ -323,9 +323,15 @@ function serveTime(req) {
     sink ^= out.length;
   }
   if (sink === -1) process.stderr.write(''); // keeps `sink` alive
+  // The last timed output must be the verified one: a context that breaks after its
+  // first use is not timed (PROTOCOL.md, `time`).
+  const last = sha256(out);
+  if (last !== got) {
+    throw new Error(`digest mismatch after timing: the last timed output's SHA-256 is ${last}, expected ${got}; figure refused`);
+  }
   const drift = driftOf(samples);
   return {
-    samples_ns: samples, digest: sha256(out), out_len: out.length, first_call_ns: firstCall,
+    samples_ns: samples, digest: last, out_len: out.length, first_call_ns: firstCall,
     warmup_calls: warmCalls, warmup_ns: warmupNs, steady_warmup: steadyWarmup,
     steady: Math.abs(drift) <= 0.05, drift, ...runFacts(), provider: PROVIDER.name, library_version: PROVIDER.version,
   };

@@ -333,8 +333,14 @@ function serve_time(array $req): array
         $out = $call($data);
         $samples[$i] = hrtime(true) - $t;
     }
+    // The last timed output must be the verified one: a context that breaks after its
+    // first use is not timed (PROTOCOL.md, `time`).
+    $last = hash('sha256', $out);
+    if ($last !== $got) {
+        throw new RuntimeException("digest mismatch after timing: the last timed output's SHA-256 is $last, expected $got; figure refused");
+    }
     $drift = drift_of($samples);
-    return ['samples_ns' => $samples, 'digest' => hash('sha256', $out), 'out_len' => strlen($out),
+    return ['samples_ns' => $samples, 'digest' => $last, 'out_len' => strlen($out),
         'first_call_ns' => $firstCall, 'warmup_calls' => $warmCalls, 'warmup_ns' => $warmupNs,
         'steady_warmup' => $steadyWarmup, 'steady' => abs($drift) <= 0.05, 'drift' => $drift,
         ...run_facts(), 'provider' => PROVIDER['name'], 'library_version' => OPENSSL_VERSION_TEXT];

@@ -611,8 +611,14 @@ def serve_time(req):
         out = call(data)
         samples[i] = clock() - t
         sink ^= len(out)
+    # The last timed output must be the verified one: a context that breaks after its
+    # first use is not timed (PROTOCOL.md, `time`).
+    last = hashlib.sha256(out).hexdigest()
+    if last != got:
+        raise ValueError(f"digest mismatch after timing: the last timed output's SHA-256 is {last}, "
+                         f"expected {got}; figure refused")
     drift = drift_of(samples)
-    return {"samples_ns": samples, "digest": hashlib.sha256(out).hexdigest(), "out_len": len(out),
+    return {"samples_ns": samples, "digest": last, "out_len": len(out),
             "first_call_ns": first_call, "warmup_calls": warm_calls, "warmup_ns": warmup_ns,
             "steady_warmup": steady_warmup, "steady": abs(drift) <= 0.05, "drift": drift,
             **run_facts(), "provider": provider.name, "library_version": provider.version}

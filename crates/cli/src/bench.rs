@@ -102,6 +102,12 @@ pub struct Args {
     /// Do not write the HTML report.
     #[arg(long)]
     no_report: bool,
+    /// A runner of your own, timed beside the built-in ones in the studies that time
+    /// runners (platforms, providers): any program that speaks platforms/PROTOCOL.md,
+    /// split into words without a shell (quote as in sh); may be repeated. Also read:
+    /// runners.toml, or the file $CIPHERLAB_RUNNERS names (docs/platforms.md).
+    #[arg(long = "runner", value_name = "NAME=COMMAND")]
+    runner: Vec<String>,
     /// Let the machine's other CPUs idle while measuring. By default the run keeps
     /// them awake with busy loops at the lowest scheduling priority (SCHED_IDLE, which
     /// yields to any other work), because on a virtual machine an idle CPU lets the
@@ -172,6 +178,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         filter: CipherFilter::new(&args.cipher),
         data,
         providers: args.provider.clone(),
+        runners: results::user_runners(&args.runner)?,
     };
     let plan = Plan {
         settings: pipeline::settings_for(scale, args.forks),

@@ -15,9 +15,23 @@ pub fn location(db: Option<&Path>) -> Location {
     db.map_or_else(Location::from_env, |p| Location::parse(p.as_os_str()))
 }
 
+/// The user's runners (runners.toml, then `--runner NAME=COMMAND` flags), their runtimes
+/// declared so that figures and stored runs may name them
+/// (`cipherlab_results::id::Runtime::declare`).
+pub fn user_runners(flags: &[String]) -> Result<Vec<cipherlab_platforms::UserRunner>> {
+    let runners = cipherlab_platforms::user::gather(flags)?;
+    for u in &runners {
+        cipherlab_results::id::Runtime::declare(&u.name)
+            .map_err(|e| anyhow::anyhow!("runner {} ({}): {e}", u.name, u.from))?;
+    }
+    Ok(runners)
+}
+
 /// Opens the database at `db` (or the default one) if it exists. A PostgreSQL database
-/// is connected to as it is (it exists if the server accepts the connection).
+/// is connected to as it is (it exists if the server accepts the connection). The
+/// runners file's runtimes are declared first, so runs that timed them can be read.
 pub fn open_existing(db: Option<&Path>) -> Result<Store> {
+    user_runners(&[])?;
     let path: PathBuf = match location(db) {
         Location::File(path) => path,
         postgres => return Ok(Store::open_location(&postgres)?),

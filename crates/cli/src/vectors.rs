@@ -31,6 +31,9 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         None => Box::new(io::stdin().lock()),
     };
     let mut out = BufWriter::new(io::stdout().lock());
+    // Reading standard input, each answer goes out at once: a program may hold a
+    // conversation with this one (a runner built on it), one line at a time.
+    let conversation = args.input.is_none();
     let mut malformed = 0usize;
     for (n, line) in reader.lines().enumerate() {
         let line = line.with_context(|| format!("reading line {}", n + 1))?;
@@ -43,6 +46,9 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         });
         serde_json::to_writer(&mut out, &reply)?;
         out.write_all(b"\n")?;
+        if conversation {
+            out.flush()?;
+        }
     }
     out.flush()?;
     if malformed > 0 {

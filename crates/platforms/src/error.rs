@@ -21,6 +21,14 @@ pub enum Error {
         /// What is wrong.
         message: String,
     },
+    /// A user runner (`--runner`, runners.toml) that cannot be used as given.
+    #[error("{from}: {message}")]
+    UserRunner {
+        /// `--runner` or the runners file's path.
+        from: String,
+        /// What is wrong and how to write it.
+        message: String,
+    },
     /// The runner's executable is not there.
     #[error("no runner at {}", .0.display())]
     NoRunner(PathBuf),
@@ -32,8 +40,9 @@ pub enum Error {
         /// Why.
         source: std::io::Error,
     },
-    /// The runner failed during an exchange: it ended, or answered something that is not
-    /// JSON, or a pipe broke. The process was ended.
+    /// The runner failed during an exchange: it ended, answered something that is not
+    /// JSON, did not answer in time (the request's time limit), or a pipe broke. The
+    /// process was ended (killed, when it did not answer in time).
     #[error(
         "{runtime}: {cause} after {answered} of {asked} answers ({status}); its stderr: {stderr}"
     )]
@@ -48,7 +57,7 @@ pub enum Error {
         asked: usize,
         /// How the process ended.
         status: String,
-        /// The start of its standard error.
+        /// The last lines of its standard error.
         stderr: String,
     },
     /// The runner's `info` is an error or not as platforms/PROTOCOL.md says.

@@ -7,14 +7,16 @@
 //! cipherlab before it is timed ([`conformance`]), and the ciphertext a runner must
 //! reproduce ([`cipherlab_ciphertext`]). The vector protocol answered in-process
 //! ([`vectors`], what `cipherlab vectors` serves) is the reference the runners are checked
-//! against. `cipherlab platforms` and the studies that time other runtimes use them; this
-//! crate knows nothing of studies or of the results store.
+//! against. Runners of the user's own (`--runner NAME=COMMAND`, runners.toml: [`user`])
+//! join the list's as [`Entrant`]s. `cipherlab platforms` and the studies that time other
+//! runtimes use them; this crate knows nothing of studies or of the results store.
 
 pub mod conformance;
 mod error;
 pub mod java_providers;
 mod runner;
 pub mod runtimes;
+pub mod user;
 pub mod vectors;
 
 use std::path::{Path, PathBuf};
@@ -24,8 +26,9 @@ use cipherlab_ciphers::{CipherSpec, providers};
 use serde_json::{Map, Value, json};
 
 pub use error::Error;
-pub use runner::{Info, ProviderInfo, Runner};
+pub use runner::{BASE_LIMIT, Info, ProviderInfo, Runner, TIMEOUT_ENV, time_limit};
 pub use runtimes::{Descriptor, runtime, runtimes};
+pub use user::UserRunner;
 
 /// The probe set: the key sizes (bits) at which a runner lists, in `info`, the algorithms
 /// that take many key sizes. It reaches the runners in the `info` request
@@ -101,8 +104,8 @@ pub fn tool_version(tool: &str, args: &[&str]) -> Option<String> {
 /// Why a runtime's runner cannot be used, and the command that fixes it.
 #[derive(Debug, Clone)]
 pub struct NotReady {
-    /// The runtime.
-    pub runtime: &'static str,
+    /// The runtime (a user runner's NAME).
+    pub runtime: String,
     /// What is missing or failed.
     pub why: String,
     /// The command that fixes it.
@@ -114,7 +117,7 @@ pub struct NotReady {
 fn absent(rt: &'static Descriptor, dir: &Path) -> Option<NotReady> {
     let not = |why: String, fix: String| {
         Some(NotReady {
-            runtime: &rt.id,
+            runtime: rt.id.clone(),
             why,
             fix,
         })
@@ -155,13 +158,102 @@ pub fn ready(rt: &'static Descriptor, dir: &Path) -> Result<(Runner, Info), NotR
         return Err(not);
     }
     let fail = |e: Error| NotReady {
-        runtime: &rt.id,
+        runtime: rt.id.clone(),
         why: format!("the runner did not answer: {e}"),
         fix: format!("bash {}", dir.join("setup").display()),
     };
     let runner = Runner::new(dir, &rt.id).map_err(fail)?;
     let info = runner.info().map_err(fail)?;
     Ok((runner, info))
+}
+
+/// The provider names a user runner may not take: every built-in runner's (the list's
+/// `providers`) and cipherlab's own Rust providers'. A user runner's provider of one of
+/// these names is shown as `NAME-provider` ([`Runner::info`]).
+pub fn reserved_providers() -> Vec<String> {
+    runtimes()
+        .iter()
+        .flat_map(|d| d.providers.iter().cloned())
+        .chain(providers::PROVIDERS.iter().map(|p| p.name().to_string()))
+        .collect()
+}
+
+/// A user runner started and asked its `info`, or why not and what to do.
+pub fn ready_user(u: &UserRunner) -> Result<(Runner, Info), NotReady> {
+    let not = |why: String| NotReady {
+        runtime: u.name.clone(),
+        why,
+        fix: format!(
+            "check the command of runner {} ({}: {}): it must start a program that speaks platforms/PROTOCOL.md",
+            u.name,
+            u.from,
+            u.command_line()
+        ),
+    };
+    let program = u.argv.first().map(String::as_str).unwrap_or("");
+    let found = if program.contains('/') {
+        Path::new(program).is_file()
+    } else {
+        on_path(program)
+    };
+    if !found {
+        return Err(not(format!("no program `{program}`")));
+    }
+    let runner = Runner::user(u);
+    let info = runner
+        .info()
+        .map_err(|e| not(format!("the runner did not answer: {e}")))?;
+    Ok((runner, info))
+}
+
+/// One runner a run or a check takes part in: a runtime of the list, or one of the
+/// user's.
+#[derive(Clone, Copy)]
+pub enum Entrant<'a> {
+    /// A runtime of platforms/runtimes.toml.
+    Listed(&'static Descriptor),
+    /// A runner of the user's.
+    User(&'a UserRunner),
+}
+
+impl Entrant<'_> {
+    /// Its runtime id: the list's id, or the user runner's NAME.
+    pub fn name(&self) -> &str {
+        match self {
+            Entrant::Listed(d) => &d.id,
+            Entrant::User(u) => &u.name,
+        }
+    }
+
+    /// Whether it is the user's.
+    pub fn is_user(&self) -> bool {
+        matches!(self, Entrant::User(_))
+    }
+
+    /// Started and asked its `info` ([`ready`], [`ready_user`]).
+    pub fn ready(&self, dir: &Path) -> Result<(Runner, Info), NotReady> {
+        match self {
+            Entrant::Listed(d) => ready(d, dir),
+            Entrant::User(u) => ready_user(u),
+        }
+    }
+
+    /// A new runner of it, not started (a process of its own, e.g. for a cold first call).
+    pub fn runner(&self, dir: &Path) -> Result<Runner, Error> {
+        match self {
+            Entrant::Listed(d) => Runner::new(dir, &d.id),
+            Entrant::User(u) => Ok(Runner::user(u)),
+        }
+    }
+}
+
+/// Every runner: the list's runtimes in its order, then `user`'s.
+pub fn entrants(user: &[UserRunner]) -> Vec<Entrant<'_>> {
+    runtimes()
+        .iter()
+        .map(Entrant::Listed)
+        .chain(user.iter().map(Entrant::User))
+        .collect()
 }
 
 /// cipherlab's ciphertext of `pt` under `spec`, `key` and `iv` with the default provider:

@@ -40,6 +40,8 @@ pub struct Descriptor {
     pub sources: Vec<String>,
     /// A path in the runner's folder that exists once the runner is built.
     pub built: String,
+    /// The provider names its runner reports (a user runner may not take them).
+    pub providers: Vec<String>,
 }
 
 impl Descriptor {
@@ -204,6 +206,7 @@ pub fn parse(text: &str) -> Result<Vec<Descriptor>, Error> {
             build: text(take("build")?, "build")?,
             sources: list(take("sources")?, "sources")?,
             built: text(take("built")?, "built")?,
+            providers: list(take("providers")?, "providers")?,
         };
         if let Some((k, _)) = fields.first() {
             return Err(at(format!("unknown key `{k}`")));
@@ -268,7 +271,8 @@ mod tests {
     #[test]
     fn a_broken_list_is_refused() {
         let good = "[[runtime]]\nid = \"x\"\nname = \"X\"\ncolumn = 1\ntools = [\"x --version\"]\n\
-            packages = [\"x\"]\nhave = \"\"\nbuild = \"\"\nsources = [\"run\"]\nbuilt = \"run\"\n";
+            packages = [\"x\"]\nhave = \"\"\nbuild = \"\"\nsources = [\"run\"]\nbuilt = \"run\"\n\
+            providers = [\"x\"]\n";
         let one = parse(good).unwrap();
         assert_eq!(
             one[0].tools,

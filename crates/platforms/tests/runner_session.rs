@@ -105,3 +105,64 @@ fn info_sends_the_probe_set() {
         json!([40, 64, 128, 256, 2048])
     );
 }
+
+#[test]
+fn a_runner_that_hangs_is_killed_at_its_time_limit_with_the_last_lines_of_its_stderr() {
+    let _turn = one_at_a_time();
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().join("fake");
+    std::fs::create_dir_all(&d).unwrap();
+    let run = d.join("run");
+    // Answers one line, then says why on stderr and never answers again.
+    std::fs::write(
+        &run,
+        "#!/bin/sh\nread -r line\necho '{\"ok\":1}'\nread -r line\nfor i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25; do echo \"line $i\" >&2; done\necho 'stuck: waiting for a lock' >&2\nexec sleep 600\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&run, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let runner = Runner::new(dir.path(), "fake")
+        .unwrap()
+        .with_base_limit(std::time::Duration::from_millis(500));
+    let started = std::time::Instant::now();
+    let e = runner
+        .exchange(&[json!({"op": "a"}), json!({"op": "b"})])
+        .unwrap_err();
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    let msg = format!("{e:#}");
+    assert!(msg.contains("no answer within its time limit"), "{msg}");
+    assert!(msg.contains("after 1 of 2 answers"), "{msg}");
+    assert!(msg.contains("stuck: waiting for a lock"), "{msg}");
+    assert!(
+        msg.contains("line 25") && !msg.contains("line 1\n"),
+        "the last lines: {msg}"
+    );
+    assert!(msg.contains("killed"), "{msg}");
+}
+
+#[test]
+fn a_user_runners_provider_named_as_a_built_in_one_is_prefixed_both_ways() {
+    let _turn = one_at_a_time();
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("mine.sh");
+    // info lists providers `go` (a built-in runner's) and `own`; other lines are echoed.
+    std::fs::write(
+        &run,
+        "#!/bin/sh\nread -r line\necho '{\"runtime\":\"sh\",\"version\":\"1\",\"startup_ns\":0,\"providers\":[{\"name\":\"go\",\"library\":\"l\",\"version\":\"1\",\"algorithms\":[]},{\"name\":\"own\",\"library\":\"l\",\"version\":\"1\",\"algorithms\":[]}]}'\nwhile IFS= read -r line; do printf '%s\\n' \"$line\"; done\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&run, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let u = cipherlab_platforms::user::parse_flag(&format!("mine={}", run.display())).unwrap();
+    let (runner, info) = cipherlab_platforms::ready_user(&u).unwrap();
+    assert_eq!(info.runtime, "sh");
+    let names: Vec<&str> = info.providers.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, ["mine-go", "own"]);
+    // The runner is asked for its own name and its answer shows the prefixed one.
+    let a = runner
+        .exchange(&[
+            json!({"op": "x", "provider": "mine-go"}),
+            json!({"provider": "own"}),
+        ])
+        .unwrap();
+    assert_eq!(a[0]["provider"], "mine-go");
+    assert_eq!(a[1]["provider"], "own");
+}

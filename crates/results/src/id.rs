@@ -106,12 +106,22 @@ names! {
     }
 }
 
-/// The language runtime a figure was measured in: this process ([`Runtime::RUST`]), or
-/// one of the runtimes with a runner, which are those of the one list
-/// ([`cipherlab_platforms::runtimes`], platforms/runtimes.toml) and nothing else: a name
-/// that is not in it does not parse. Ordered as the list is, after Rust.
+/// The language runtime a figure was measured in: this process ([`Runtime::RUST`]), one
+/// of the runtimes with a runner, which are those of the one list
+/// ([`cipherlab_platforms::runtimes`], platforms/runtimes.toml), or a runner of the user's
+/// that this process declared ([`Runtime::declare`]: `--runner`, runners.toml). Any other
+/// name does not parse, so stored data of a runtime nobody declared is refused. Ordered
+/// as the list is, after Rust, then the user's in the order they were declared.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Runtime(u16);
+
+/// The user runners' names this process declared, in order (leaked: a handful per
+/// process, and a [`Runtime`] is `Copy` and names itself as `&'static str`).
+static DECLARED: std::sync::RwLock<Vec<&'static str>> = std::sync::RwLock::new(Vec::new());
+
+fn declared() -> Vec<&'static str> {
+    DECLARED.read().unwrap_or_else(|p| p.into_inner()).clone()
+}
 
 impl Runtime {
     /// This process: cipherlab's own Rust code and the Rust crates it links.
@@ -120,11 +130,40 @@ impl Runtime {
     /// The name of [`Runtime::RUST`] in the store.
     const RUST_NAME: &'static str = "rust";
 
-    /// Every runtime: Rust, then the list's.
+    /// Every runtime: Rust, then the list's, then the declared user runners'.
     pub fn all() -> Vec<Runtime> {
-        (0..=cipherlab_platforms::runtimes().len())
+        (0..=cipherlab_platforms::runtimes().len() + declared().len())
             .filter_map(|i| u16::try_from(i).ok().map(Runtime))
             .collect()
+    }
+
+    /// The user runners declared in this process, in order.
+    pub fn users() -> Vec<Runtime> {
+        Runtime::all().into_iter().filter(|r| r.is_user()).collect()
+    }
+
+    /// Declares a user runner's runtime (its NAME: `--runner NAME=...`, `[runner.NAME]`),
+    /// so figures and stored data can name it; the same name again gives the same
+    /// runtime. Refused: `rust`, a runtime of the list, a name that is not lower-case
+    /// letters, digits and `-`.
+    pub fn declare(name: &str) -> Result<Runtime, String> {
+        cipherlab_platforms::user::check_name(name)?;
+        let mut list = DECLARED.write().unwrap_or_else(|p| p.into_inner());
+        let i = match list.iter().position(|n| *n == name) {
+            Some(i) => i,
+            None => {
+                list.push(Box::leak(name.to_string().into_boxed_str()));
+                list.len() - 1
+            }
+        };
+        u16::try_from(cipherlab_platforms::runtimes().len() + 1 + i)
+            .map(Runtime)
+            .map_err(|_| "too many user runners".to_string())
+    }
+
+    /// Whether it is a user runner's ([`Runtime::declare`]).
+    pub fn is_user(self) -> bool {
+        usize::from(self.0) > cipherlab_platforms::runtimes().len()
     }
 
     /// The runtime with a runner that `d` describes.
@@ -132,26 +171,35 @@ impl Runtime {
         Runtime::parse(&d.id)
     }
 
-    /// Its descriptor in the list; `None` for Rust.
+    /// Its descriptor in the list; `None` for Rust and the user's.
     pub fn descriptor(self) -> Option<&'static Descriptor> {
         let i = usize::from(self.0).checked_sub(1)?;
         cipherlab_platforms::runtimes().get(i)
     }
 
-    /// The name the store, the exports and the command line use (the list's id).
+    /// The name the store, the exports and the command line use (the list's id, or the
+    /// user runner's NAME).
     pub fn as_str(self) -> &'static str {
-        self.descriptor()
-            .map_or(Runtime::RUST_NAME, |d| d.id.as_str())
+        if let Some(d) = self.descriptor() {
+            return d.id.as_str();
+        }
+        let listed = cipherlab_platforms::runtimes().len();
+        match usize::from(self.0).checked_sub(listed + 1) {
+            Some(i) => declared().get(i).copied().unwrap_or("?"),
+            None => Runtime::RUST_NAME,
+        }
     }
 
-    /// The runtime spelled `s`: `rust` or an id of the list.
+    /// The runtime spelled `s`: `rust`, an id of the list, or a declared user runner.
     pub fn parse(s: &str) -> Option<Runtime> {
         if s == Runtime::RUST_NAME {
             return Some(Runtime::RUST);
         }
-        let i = cipherlab_platforms::runtimes()
-            .iter()
-            .position(|d| d.id == s)?;
+        let listed = cipherlab_platforms::runtimes();
+        let i = match listed.iter().position(|d| d.id == s) {
+            Some(i) => i,
+            None => listed.len() + declared().iter().position(|n| *n == s)?,
+        };
         u16::try_from(i + 1).ok().map(Runtime)
     }
 }
@@ -173,7 +221,8 @@ impl<'de> Deserialize<'de> for Runtime {
         let s = String::deserialize(d)?;
         Runtime::parse(&s).ok_or_else(|| {
             serde::de::Error::custom(format!(
-                "unknown Runtime '{s}' (not rust, nor in platforms/runtimes.toml)"
+                "unknown Runtime '{s}' (not rust, nor in platforms/runtimes.toml, nor a user runner: \
+                 declare it with --runner {s}=COMMAND or in runners.toml)"
             ))
         })
     }
@@ -401,10 +450,9 @@ mod tests {
         assert_eq!(all[0], Runtime::RUST);
         assert_eq!(Runtime::RUST.descriptor(), None);
         let list = cipherlab_platforms::runtimes();
-        assert_eq!(
-            all.len(),
-            list.len() + 1,
-            "Rust and every runtime of the list"
+        assert!(
+            all.len() > list.len(),
+            "Rust and every runtime of the list (then any declared user runner)"
         );
         for (r, d) in all[1..].iter().zip(list) {
             assert_eq!(r.descriptor(), Some(d));
@@ -416,6 +464,23 @@ mod tests {
         assert!(all.windows(2).all(|w| w[0] < w[1]), "ordered as the list");
         assert_eq!(Runtime::parse("cobol"), None);
         assert!(serde_json::from_str::<Runtime>("\"cobol\"").is_err());
+    }
+
+    #[test]
+    fn a_declared_user_runner_is_a_runtime_and_an_undeclared_one_is_not() {
+        assert_eq!(Runtime::parse("perl-mine"), None);
+        assert!(serde_json::from_str::<Runtime>("\"perl-mine\"").is_err());
+        let r = Runtime::declare("perl-mine").unwrap();
+        assert_eq!(Runtime::declare("perl-mine").unwrap(), r, "declared once");
+        assert!(r.is_user() && r.descriptor().is_none());
+        assert_eq!(r.as_str(), "perl-mine");
+        assert_eq!(Runtime::parse("perl-mine"), Some(r));
+        assert_eq!(serde_json::from_str::<Runtime>("\"perl-mine\"").unwrap(), r);
+        assert!(Runtime::all().contains(&r) && Runtime::users().contains(&r));
+        assert!(!Runtime::RUST.is_user());
+        assert!(Runtime::declare("java").is_err(), "a built-in runtime");
+        assert!(Runtime::declare("rust").is_err());
+        assert!(Runtime::declare("Perl").is_err());
     }
 
     #[test]

@@ -141,7 +141,15 @@ pub(crate) fn file_study(
             Scale::Paper => None,
         },
     };
-    let mut out = measure(&runner_jobs, &target, settings).map_err(|e| err(jobs.study, e))?;
+    // The user's runners (`--runner`) join when `--provider` names providers, which may
+    // be theirs; the default (java-bc) needs none of them.
+    let runners = if cfg.providers.is_empty() {
+        &[][..]
+    } else {
+        &cfg.runners[..]
+    };
+    let mut out =
+        measure(&runner_jobs, &target, runners, settings).map_err(|e| err(jobs.study, e))?;
     let missing: Vec<&String> = wanted
         .iter()
         .filter(|p| !out.runtimes.contains_key(*p))

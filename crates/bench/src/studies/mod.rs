@@ -107,6 +107,9 @@ pub struct Config {
     /// any other is a runner's (`java-bc`, `node`, `go`, ...), timed through its runner
     /// after conformance ([`providers`] splits them). Empty: the studies' defaults.
     pub providers: Vec<String>,
+    /// The user's own runners (`--runner`, runners.toml), timed beside the list's by the
+    /// studies that time runners.
+    pub runners: Vec<cipherlab_platforms::UserRunner>,
 }
 
 impl Config {
@@ -117,6 +120,7 @@ impl Config {
             filter: CipherFilter::all(),
             data: None,
             providers: Vec::new(),
+            runners: Vec::new(),
         }
     }
 }

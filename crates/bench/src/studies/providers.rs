@@ -142,7 +142,7 @@ impl Study for ProvidersStudy {
             providers: named,
             budget: None,
         };
-        measure(&jobs, &target, settings).map_err(|e| err(NAME, e))
+        measure(&jobs, &target, &cfg.runners, settings).map_err(|e| err(NAME, e))
     }
 
     fn findings(

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use cipherlab_platforms::conformance::{ProviderResult, Verdict, check_runtime};
-use cipherlab_platforms::{platforms_dir, ready, runtime, runtimes};
+use cipherlab_platforms::{entrants, platforms_dir, runtime};
 use serde_json::{Map, Value, json};
 
 /// Options of `cipherlab platforms check`.
@@ -21,10 +21,15 @@ pub struct Args {
     /// source tree's).
     #[arg(long)]
     dir: Option<PathBuf>,
-    /// Only this runtime (an id of platforms/runtimes.toml: `cipherlab platforms doctor`
-    /// lists them); repeat for several.
+    /// Only this runtime (an id of platforms/runtimes.toml, or a runner of your own's
+    /// NAME: `cipherlab platforms doctor` lists them); repeat for several.
     #[arg(long = "runtime", value_name = "RUNTIME")]
     runtimes: Vec<String>,
+    /// A runner of your own, checked beside the built-in ones: any program that speaks
+    /// platforms/PROTOCOL.md, split into words without a shell (quote as in sh); may be
+    /// repeated. Also read: runners.toml, or the file $CIPHERLAB_RUNNERS names.
+    #[arg(long = "runner", value_name = "NAME=COMMAND")]
+    pub runner: Vec<String>,
     /// Fewer vectors: lengths 0 … three blocks + 1 and one long message (1,000 bytes).
     #[arg(long)]
     quick: bool,
@@ -46,18 +51,23 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
             .map(|d| d.as_secs())
             .unwrap_or(0)
     });
+    let users = crate::results::user_runners(&args.runner)?;
     for r in &args.runtimes {
-        runtime(r).map_err(|e| anyhow::anyhow!("--runtime {r}: {e}"))?;
+        if !users.iter().any(|u| &u.name == r) {
+            runtime(r)
+                .map_err(|e| anyhow::anyhow!("--runtime {r}: {e} (or a runner of your own)"))?;
+        }
     }
     let mut skipped = Vec::new();
     let mut crashed = 0;
     let mut results: Vec<ProviderResult> = Vec::new();
     let mut startup = BTreeMap::new();
-    for rt in runtimes() {
-        if !args.runtimes.is_empty() && !args.runtimes.contains(&rt.id) {
+    for rt in entrants(&users) {
+        let id = rt.name().to_string();
+        if !args.runtimes.is_empty() && !args.runtimes.contains(&id) {
             continue;
         }
-        let (runner, info) = match ready(rt, &dir) {
+        let (runner, info) = match rt.ready(&dir) {
             Ok(ready) => ready,
             Err(not) => {
                 skipped.push(json!({"runtime": not.runtime, "reason": not.why, "fix": not.fix}));
@@ -65,15 +75,16 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
             }
         };
         startup.insert(
-            rt.id.as_str(),
-            json!({"wall_ms": info.wall_startup_ms, "runner_ns": info.startup_ns}),
+            id.clone(),
+            json!({"wall_ms": info.wall_startup_ms, "runner_ns": info.startup_ns,
+                "reported_runtime": info.runtime}),
         );
         // A runner that dies on the vectors is listed with the skipped ones, and fails the check.
         match check_runtime(&runner, &info, seed, args.quick, &|_| true) {
             Ok(r) => results.extend(r),
             Err(e) => {
                 crashed += 1;
-                skipped.push(json!({"runtime": rt.id, "reason": format!("the runner failed on the vectors: {e:#}"),
+                skipped.push(json!({"runtime": id, "reason": format!("the runner failed on the vectors: {e:#}"),
                     "fix": "a bug in the runner: run the request it stopped at by hand"}));
             }
         }
@@ -183,7 +194,11 @@ fn matrix_text(results: &[ProviderResult], skipped: &[Value], seed: u64) -> Stri
     for p in results {
         for (n, v) in &p.results {
             if let Verdict::Differ(d) = v {
-                let _ = writeln!(out, "\n{} differs on {n}: first differing vector", p.name);
+                let _ = writeln!(
+                    out,
+                    "\n{} differs on {n}: first differing vector ({})",
+                    p.name, d.what
+                );
                 let _ = writeln!(out, "  request:   {}", shorten(&d.request));
                 let _ = writeln!(out, "  cipherlab: {}", shorten(&d.cipherlab));
                 let _ = writeln!(out, "  runner:    {}", shorten(&d.runner));

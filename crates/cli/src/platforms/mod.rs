@@ -41,6 +41,12 @@ struct DoctorArgs {
     /// Print JSON instead of a table.
     #[arg(long)]
     json: bool,
+    /// A runner of your own, started and asked its `info` beside the built-in ones: any
+    /// program that speaks platforms/PROTOCOL.md, split into words without a shell
+    /// (quote as in sh); may be repeated. Also read: runners.toml, or the file
+    /// $CIPHERLAB_RUNNERS names.
+    #[arg(long = "runner", value_name = "NAME=COMMAND")]
+    runner: Vec<String>,
 }
 
 /// Runs `cipherlab platforms`.
@@ -79,6 +85,25 @@ fn doctor(args: &DoctorArgs) -> anyhow::Result<ExitCode> {
             }),
         };
         rows.push(row);
+    }
+    for u in crate::results::user_runners(&args.runner)? {
+        let tool = json!({"tool": u.command_line(), "version": Value::Null});
+        rows.push(match cipherlab_platforms::ready_user(&u) {
+            Err(not) => json!({
+                "runtime": u.name, "name": u.name, "ready": false, "user": true,
+                "from": u.from, "tools": [tool], "problem": not.why, "fix": not.fix,
+            }),
+            Ok((_, info)) => json!({
+                "runtime": u.name, "name": u.name, "ready": true, "user": true,
+                "from": u.from, "reported_runtime": info.runtime,
+                "tools": [{"tool": u.command_line(), "version": format!("{} {}", info.runtime, info.version)}],
+                "version": info.version, "startup_ms": info.wall_startup_ms,
+                "providers": info.providers.iter().map(|p| json!({
+                    "name": p.name, "library": p.library, "version": p.version,
+                    "algorithms": p.algorithms.len(),
+                })).collect::<Vec<_>>(),
+            }),
+        });
     }
     if args.json {
         println!(

@@ -17,13 +17,14 @@ use cipherlab_results::id::{Measurement, Runtime};
 use cipherlab_results::verdict::{Agreement, Order, Tally};
 
 /// Column order of the runtimes: the list's (platforms/runtimes.toml: the paper's four,
-/// then the others), then cipherlab. Every [`Runtime`] is one of them, so no figure is
-/// left out of the tables.
+/// then the others), then the user's runners (as declared), then cipherlab. Every
+/// [`Runtime`] is one of them, so no figure is left out of the tables.
 fn columns() -> Vec<&'static str> {
     let mut out: Vec<&'static str> = cipherlab_platforms::runtimes::in_column_order()
         .into_iter()
         .map(|d| d.id.as_str())
         .collect();
+    out.extend(Runtime::users().into_iter().map(Runtime::as_str));
     out.push(rust());
     out
 }
@@ -520,6 +521,13 @@ mod tests {
         }
         assert_eq!(cols.len(), Runtime::all().len());
         assert_eq!(cols.last(), Some(&rust()));
+        let mine = Runtime::declare("findings-test-runner").unwrap();
+        let cols = columns();
+        assert_eq!(
+            cols[cols.len() - 2],
+            mine.as_str(),
+            "a user runner: before cipherlab"
+        );
         for rt in web_platforms::RUNTIMES {
             assert!(
                 cols.contains(&rt),

@@ -243,7 +243,7 @@ impl Study for PlatformsStudy {
             providers: cfg.runner_providers(),
             budget: None,
         };
-        measure(&plan.jobs, &target, settings).map_err(|e| err(NAME, e))
+        measure(&plan.jobs, &target, &cfg.runners, settings).map_err(|e| err(NAME, e))
     }
 
     fn findings(

@@ -19,10 +19,11 @@ use super::{Job, bench_id};
 use crate::studies::Elsewhere;
 use crate::studies::inputs::Input;
 use cipherlab_platforms::conformance::{ProviderResult, TestRng, Verdict, check_runtime};
-use cipherlab_platforms::runtimes::Descriptor;
-use cipherlab_platforms::{NotReady, Runner, cipherlab_ciphertext, platforms_dir, ready, runtimes};
+use cipherlab_platforms::{
+    Entrant, NotReady, Runner, UserRunner, cipherlab_ciphertext, entrants, platforms_dir,
+};
 use cipherlab_results::artifact::table::{Table, int, num, text};
-use cipherlab_results::id::{BenchId, Measurement};
+use cipherlab_results::id::{BenchId, Measurement, Runtime};
 use cipherlab_results::ranking;
 
 /// Seed of the conformance vectors run before timing (fixed: a run can be repeated).
@@ -318,6 +319,26 @@ fn absorb(
             r.provider, r.spec, r.size, r.phase
         ));
     }
+    // The last timed call's output must be what the verification call's was
+    // (PROTOCOL.md, `time`): a context that breaks after its first use is not timed.
+    let expected = match r.phase {
+        "encrypt" => r.json["expect"].as_str().map(str::to_string),
+        _ => r.json["input"].as_str().map(input_digest).transpose()?,
+    };
+    if let Some(want) = expected {
+        let got = a["digest"].as_str().unwrap_or("");
+        if !got.eq_ignore_ascii_case(&want) {
+            return Err(format!(
+                "{runtime} {} {} {} B {}: digest mismatch after timing: the last timed output's \
+                 SHA-256 is {} where {want} was expected; figure refused",
+                r.provider,
+                r.spec,
+                r.size,
+                r.phase,
+                if got.is_empty() { "missing" } else { got }
+            ));
+        }
+    }
     let samples: Vec<u64> = a["samples_ns"]
         .as_array()
         .map(|v| v.iter().filter_map(Value::as_u64).collect())
@@ -334,6 +355,20 @@ fn absorb(
     )
     .map_err(|e| format!("{runtime} {} {}: {e}", r.provider, r.spec))?;
     Ok((id, clock, samples))
+}
+
+/// The SHA-256 (hex) of the file at `path`: what a decryption's last output must hash to.
+/// Kept per path, since every runtime decrypts the same files.
+fn input_digest(path: &str) -> Result<String, String> {
+    static SEEN: std::sync::Mutex<BTreeMap<String, String>> =
+        std::sync::Mutex::new(BTreeMap::new());
+    let mut seen = SEEN.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(d) = seen.get(path) {
+        return Ok(d.clone());
+    }
+    let d = hex::encode(Sha256::digest(read(Path::new(path))?));
+    seen.insert(path.to_string(), d.clone());
+    Ok(d)
 }
 
 /// The measurements of the pooled samples, and for each the index of its request.
@@ -375,6 +410,7 @@ fn summarize(
 pub(crate) fn measure(
     jobs: &[Job],
     target: &Target,
+    runners: &[UserRunner],
     settings: &Settings,
 ) -> Result<Elsewhere, String> {
     let dir = platforms_dir(None);
@@ -412,14 +448,21 @@ pub(crate) fn measure(
     for r in target.runtimes {
         cipherlab_platforms::runtime(r).map_err(|e| e.to_string())?;
     }
-    // The runtimes asked for, in the list's order; the budgets are shared among them.
-    let list: Vec<&'static Descriptor> = runtimes()
-        .iter()
-        .filter(|rt| target.runtimes.is_empty() || target.runtimes.contains(&rt.id.as_str()))
+    // The list's runtimes (those of the target), then every runner of the user's, which
+    // joins every study that times runners; its figures carry its NAME as their runtime.
+    // The budgets are shared among them.
+    for u in runners {
+        Runtime::declare(&u.name).map_err(|e| format!("runner {} ({}): {e}", u.name, u.from))?;
+    }
+    let list: Vec<Entrant<'_>> = entrants(runners)
+        .into_iter()
+        .filter(|e| {
+            e.is_user() || target.runtimes.is_empty() || target.runtimes.contains(&e.name())
+        })
         .collect();
-    for (index, &rt) in list.iter().enumerate() {
-        let name = rt.id.as_str();
-        let verdicts = match conformance(rt, &dir, &wanted) {
+    for (index, who) in list.iter().enumerate() {
+        let name = who.name();
+        let verdicts = match conformance(who, &dir, &wanted) {
             Ok(Proven::Decided(v)) => v,
             Ok(Proven::Absent(not)) => {
                 absent.row(vec![text(not.runtime), text(not.why), text(not.fix)]);
@@ -461,7 +504,7 @@ pub(crate) fn measure(
         // of this runtime for more samples where figures are still undecided.
         // It learns the probe set from its own `info` first (platforms/PROTOCOL.md), as
         // every runner process does before it is asked for a name with many key sizes.
-        let timing = Runner::new(&dir, name).map_err(|e| e.to_string())?;
+        let timing = who.runner(&dir).map_err(|e| e.to_string())?;
         let info = match timing.info() {
             Ok(info) => info,
             Err(e) => {
@@ -471,7 +514,19 @@ pub(crate) fn measure(
                 continue;
             }
         };
-        out.runtimes.insert(name.to_string(), info.version.clone());
+        out.runtimes.insert(
+            name.to_string(),
+            match who {
+                Entrant::User(u) => format!(
+                    "{} {} (a runner of the user's, {}: {})",
+                    info.runtime,
+                    info.version,
+                    u.from,
+                    u.command_line()
+                ),
+                Entrant::Listed(_) => info.version.clone(),
+            },
+        );
         let left = list.len().saturating_sub(index).max(1) as u32;
         let share = target.extra.saturating_sub(extra_spent) / left;
         let planned_share = target
@@ -596,10 +651,10 @@ enum Proven {
     Absent(NotReady),
 }
 
-/// The conformance verdicts of runtime `rt` on the algorithms `wanted`: decided once per
-/// process and runtime (the vectors come from a fixed seed, so a second study would ask
+/// The conformance verdicts of runner `who` on the algorithms `wanted`: decided once per
+/// process and runner (by its name) (the vectors come from a fixed seed, so a second study would ask
 /// the same questions and get the same answers), in a process of its own started here.
-fn conformance(rt: &'static Descriptor, dir: &Path, wanted: &[String]) -> Result<Proven, String> {
+fn conformance(who: &Entrant<'_>, dir: &Path, wanted: &[String]) -> Result<Proven, String> {
     /// Per runtime: the algorithms already decided, and every provider's verdicts on them.
     type Decided = BTreeMap<String, (BTreeSet<String>, Vec<ProviderResult>)>;
     static DECIDED: Mutex<Decided> = Mutex::new(BTreeMap::new());
@@ -610,7 +665,7 @@ fn conformance(rt: &'static Descriptor, dir: &Path, wanted: &[String]) -> Result
     };
     let missing: Vec<String> = {
         let decided = lock();
-        let done = decided.get(&rt.id).map(|(algs, _)| algs);
+        let done = decided.get(who.name()).map(|(algs, _)| algs);
         wanted
             .iter()
             .filter(|w| !done.is_some_and(|d| d.contains(*w)))
@@ -618,7 +673,7 @@ fn conformance(rt: &'static Descriptor, dir: &Path, wanted: &[String]) -> Result
             .collect()
     };
     if !missing.is_empty() {
-        let (runner, info) = match ready(rt, dir) {
+        let (runner, info) = match who.ready(dir) {
             Ok(ready) => ready,
             Err(not) => return Ok(Proven::Absent(not)),
         };
@@ -626,7 +681,7 @@ fn conformance(rt: &'static Descriptor, dir: &Path, wanted: &[String]) -> Result
         let fresh = check_runtime(&runner, &info, CONFORMANCE_SEED, true, &only)
             .map_err(|e| format!("{e:#}"))?;
         let mut decided = lock();
-        let (algs, results) = decided.entry(rt.id.clone()).or_default();
+        let (algs, results) = decided.entry(who.name().to_string()).or_default();
         algs.extend(missing);
         // Another study (a test, in one process) may have decided some of them meanwhile:
         // each algorithm is kept once per provider.
@@ -645,7 +700,7 @@ fn conformance(rt: &'static Descriptor, dir: &Path, wanted: &[String]) -> Result
     }
     let decided = lock();
     let results = decided
-        .get(&rt.id)
+        .get(who.name())
         .map(|(_, r)| r.clone())
         .unwrap_or_default();
     Ok(Proven::Decided(

@@ -532,10 +532,14 @@ public final class Runner {
             samples[i] = System.nanoTime() - t;
             sink ^= out.length;
         }
+        // The last timed output must be the verified one: a context that breaks after its
+        // first use is not timed (PROTOCOL.md, `time`).
+        String last = sha256(out);
+        if (!last.equals(got)) throw new Refused("digest mismatch after timing: the last timed output's SHA-256 is " + last + ", expected " + got + "; figure refused");
         double drift = driftOf(samples);
         Map<String, Object> res = new LinkedHashMap<>();
         res.put("samples_ns", samples);
-        res.put("digest", sha256(out));
+        res.put("digest", last);
         res.put("out_len", (long) out.length);
         res.put("first_call_ns", firstCall);
         res.put("warmup_calls", warmCalls);
