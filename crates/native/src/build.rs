@@ -97,33 +97,76 @@ pub struct Build {
     pub output: String,
 }
 
+/// The framework's header, as the NIST LWC and SUPERCOP frameworks supply it to the code
+/// they build: the two functions' prototypes. It is put in the workshop's `include/`,
+/// searched after the source folder (a folder's own `crypto_aead.h` wins).
+pub const CRYPTO_AEAD_H: &str = "\
+/* crypto_aead.h as cipherlab-native supplies it: the NIST LWC / SUPERCOP API. */
+#ifndef CRYPTO_AEAD_H
+#define CRYPTO_AEAD_H
+int crypto_aead_encrypt(unsigned char *c, unsigned long long *clen,
+                        const unsigned char *m, unsigned long long mlen,
+                        const unsigned char *ad, unsigned long long adlen,
+                        const unsigned char *nsec, const unsigned char *npub,
+                        const unsigned char *k);
+int crypto_aead_decrypt(unsigned char *m, unsigned long long *mlen,
+                        unsigned char *nsec, const unsigned char *c,
+                        unsigned long long clen, const unsigned char *ad,
+                        unsigned long long adlen, const unsigned char *npub,
+                        const unsigned char *k);
+#endif
+";
+
 /// Builds `src` with every compiler × flag set into `workshop`; a build that fails is
 /// kept with the compiler's output.
 pub fn build_all(src: &Source, compilers: &[Compiler], workshop: &Workshop) -> Vec<Build> {
+    let include = workshop.path().join("include");
+    if let Err(e) = std::fs::create_dir_all(&include)
+        .and_then(|()| std::fs::write(include.join("crypto_aead.h"), CRYPTO_AEAD_H))
+    {
+        let why = format!("cannot write crypto_aead.h to the build folder: {e}");
+        return compilers
+            .iter()
+            .flat_map(|c| {
+                let why = why.clone();
+                FLAG_SETS.iter().map(move |f| Build {
+                    compiler: c.clone(),
+                    flags: f.to_string(),
+                    source_hash: src.hash.clone(),
+                    command: String::new(),
+                    library: None,
+                    output: why.clone(),
+                })
+            })
+            .collect();
+    }
     let mut out = Vec::new();
     for (c, compiler) in compilers.iter().enumerate() {
         for (f, flags) in FLAG_SETS.iter().enumerate() {
             let lib = workshop
                 .path()
                 .join(format!("lib{}-{c}-{f}.so", compiler.program));
-            out.push(build_one(src, compiler, flags, &lib));
+            out.push(build_one(src, compiler, flags, &include, &lib));
         }
     }
     out
 }
 
-fn build_one(src: &Source, compiler: &Compiler, flags: &str, lib: &Path) -> Build {
+fn build_one(src: &Source, compiler: &Compiler, flags: &str, include: &Path, lib: &Path) -> Build {
     let mut cmd = Command::new(&compiler.program);
     cmd.args(flags.split_whitespace())
         .args(["-shared", "-fPIC", "-I"])
         .arg(&src.dir)
+        .arg("-I")
+        .arg(include)
         .args(&src.c_files)
         .arg("-o")
         .arg(lib);
     let command = format!(
-        "{} {flags} -shared -fPIC -I {} {} -o {}",
+        "{} {flags} -shared -fPIC -I {} -I {} {} -o {}",
         compiler.program,
         src.dir.display(),
+        include.display(),
         src.c_files
             .iter()
             .map(|p| p.display().to_string())

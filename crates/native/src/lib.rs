@@ -41,7 +41,7 @@ mod error;
 pub mod load;
 pub mod source;
 
-pub use build::{Build, Compiler, FLAG_SETS, Workshop, compilers};
+pub use build::{Build, CRYPTO_AEAD_H, Compiler, FLAG_SETS, Workshop, compilers};
 pub use check::{BuildReport, Outcome, Report, check_dir, identify, kat_folder, load_built};
 pub use error::Error;
 pub use load::{Library, NativeAead};
