@@ -138,6 +138,20 @@ fn an_impl_is_timed_beside_cipherlab_and_its_builds_are_stored() {
     );
 }
 
+/// A fork child does not build: without its parent's choice in the environment it
+/// refuses (here, in a process that is no fork child, the variable is not set).
+#[test]
+fn a_child_without_its_parents_libraries_refuses() {
+    assert!(std::env::var_os(cipherlab_bench::native::LIBS_VAR).is_none());
+    let good: Impl = format!("c-ascon-child={}", c_dir("ascon-aead128").display())
+        .parse()
+        .unwrap();
+    match cipherlab_bench::native::prepare(&[good], true) {
+        Err(e) => assert!(e.to_string().contains("CIPHERLAB_NATIVE_LIBS"), "{e}"),
+        Ok(_) => panic!("a child loaded a library nobody chose"),
+    }
+}
+
 #[test]
 fn impl_arguments_are_parsed() {
     let i: Impl = "x=/a/b".parse().unwrap();

@@ -152,6 +152,31 @@ fn bench_impl_times_the_c_code_as_a_provider() {
     assert!(text.contains("c-ascon"), "{text}");
     assert!(text.contains("Native builds"), "{text}");
 
+    // With forks: each child loads the library its parent chose (CIPHERLAB_NATIVE_LIBS)
+    // and checks it again; a child that could not would fail the run.
+    let o = run_in(
+        BIN,
+        &[
+            "bench",
+            "lwc",
+            "--quick",
+            "--forks",
+            "1",
+            "--impl",
+            &arg,
+            "--cipher",
+            "ascon-aead128",
+            "--no-report",
+            "--no-keep-awake",
+            "--json",
+            "--db",
+            db.to_str().unwrap(),
+        ],
+        dir.path(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("c-ascon"));
+
     // Without the lwc study, --impl is refused as usage.
     let o = run_in(
         BIN,
