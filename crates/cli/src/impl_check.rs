@@ -23,6 +23,8 @@ enum Command {
     /// Build a C implementation with every compiler × flag set, load each build, and check
     /// it against the algorithm's official LWC KAT file and forged tags.
     ///
+    /// `cipherlab impl check ./opt64 --algorithm ascon-aead128`
+    ///
     /// DIR holds api.h (CRYPTO_KEYBYTES, CRYPTO_NPUBBYTES, CRYPTO_ABYTES) and .c files
     /// defining crypto_aead_encrypt and crypto_aead_decrypt with the NIST LWC signatures.
     /// Every .c file of DIR is compiled with -I DIR, -shared -fPIC, by gcc and clang (where
@@ -47,8 +49,10 @@ struct CheckArgs {
     /// The folder with api.h and the .c files.
     dir: PathBuf,
     /// The catalogue AEAD it implements (`cipherlab list`): its KAT file is the one run.
+    /// Without it, the AEAD is found: among those with api.h's sizes, the one whose KAT a
+    /// build agrees with.
     #[arg(long, short = 'a', value_name = "ALG")]
-    algorithm: String,
+    algorithm: Option<String>,
     /// The KAT folder (default: $CIPHERLAB_KAT_DIR, else ../shared/kat beside the
     /// source tree).
     #[arg(long, value_name = "DIR")]
@@ -66,10 +70,16 @@ pub fn run(args: &Args) -> Result<ExitCode> {
 }
 
 fn check(a: &CheckArgs) -> Result<ExitCode> {
-    let spec = CipherSpec::parse(&a.algorithm).context("--algorithm")?;
     let kat = cipherlab_native::kat_folder(a.kat_dir.as_deref());
-    let report = cipherlab_native::check_dir(&a.dir, &spec, &kat)
-        .with_context(|| format!("impl check {}", a.dir.display()))?;
+    let report = match &a.algorithm {
+        Some(alg) => {
+            let spec = CipherSpec::parse(alg).context("--algorithm")?;
+            cipherlab_native::check_dir(&a.dir, &spec, &kat)
+        }
+        None => cipherlab_native::identify(&a.dir, &kat),
+    }
+    .with_context(|| format!("impl check {}", a.dir.display()))?;
+    let spec = &report.algorithm;
     if a.json {
         println!("{}", serde_json::to_string(&report)?);
     } else {

@@ -108,6 +108,17 @@ fn impl_check_exit_codes() {
 
     let o = check("ascon-aead128", "no-such-cipher", false);
     assert_eq!(o.status.code(), Some(2));
+
+    // Without --algorithm, the KAT finds it.
+    let d = c_dir("ascon-aead128");
+    let o = run_in(
+        BIN,
+        &["impl", "check", d.to_str().unwrap(), "--json"],
+        Path::new(env!("CARGO_MANIFEST_DIR")),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["algorithm"], "ascon-aead128");
 }
 
 #[test]

@@ -212,8 +212,8 @@ pub fn check_dir(dir: &Path, spec: &CipherSpec, kat_dir: &Path) -> Result<Report
 
 /// Builds `dir` and finds which catalogue AEAD it implements: among the [`candidates`]
 /// of its api.h sizes, the first one some build agrees with (the KAT files' inputs
-/// differ, so a wrong candidate fails at its first vectors). Its report, or the first
-/// candidate's when none agrees.
+/// differ, so a wrong candidate fails at its first vectors). Its report; when none
+/// agrees, the report of the candidate a build got furthest with.
 pub fn identify(dir: &Path, kat_dir: &Path) -> Result<Report, Error> {
     let src = Source::read(dir)?;
     let specs = candidates(src.api);
@@ -248,7 +248,13 @@ pub fn identify(dir: &Path, kat_dir: &Path) -> Result<Report, Error> {
         if report.any_agrees() {
             return Ok(Report { workshop, ..report });
         }
-        first.get_or_insert(report);
+        // Without agreement, the candidate some build got furthest with is the likeliest.
+        if first
+            .as_ref()
+            .is_none_or(|f: &Report| progress(&report) > progress(f))
+        {
+            first = Some(report);
+        }
     }
     match first {
         Some(r) => Ok(Report { workshop, ..r }),
@@ -262,6 +268,27 @@ pub fn identify(dir: &Path, kat_dir: &Path) -> Result<Report, Error> {
             cipherlab_testkit::kat::KAT_DIR_VAR
         ))),
     }
+}
+
+/// How far a report's best build got: the first differing vector's `Count`, then the
+/// field (CT, then PT, then tag: the later, the more it agreed).
+fn progress(r: &Report) -> (usize, u8) {
+    r.builds
+        .iter()
+        .filter_map(|b| match &b.outcome {
+            Outcome::Differs { count, field, .. } => Some((
+                *count,
+                match field.as_str() {
+                    "CT" => 1,
+                    "PT" => 2,
+                    "tag" => 3,
+                    _ => 0,
+                },
+            )),
+            _ => None,
+        })
+        .max()
+        .unwrap_or((0, 0))
 }
 
 type Built = (Vec<Compiler>, Option<Workshop>, Vec<Build>);

@@ -93,6 +93,13 @@ fn the_correct_implementation_agrees_in_every_build() {
     let e = c.decrypt(&nonce, b"ad", &mut theirs).unwrap_err();
     assert_eq!(e, cipherlab_ciphers::Error::Authentication);
     assert!(theirs.iter().all(|&b| b == 0));
+    // A ciphertext shorter than the tag is refused as a forgery, and wiped.
+    let mut short = vec![7u8; 15];
+    assert_eq!(
+        c.decrypt(&nonce, b"", &mut short).unwrap_err(),
+        cipherlab_ciphers::Error::Authentication
+    );
+    assert!(short.iter().all(|&b| b == 0));
     // Wrong lengths are refused before any C code runs.
     assert!(c.encrypt(&[0; 12], b"", &mut [0; 16], 0).is_err());
     assert!(c.encrypt(&nonce, b"", &mut [0; 20], 10).is_err());
@@ -174,4 +181,9 @@ fn the_algorithm_is_identified_by_its_kat() {
     let report = identify(&c_dir("ascon-aead128"), &kat).unwrap();
     assert_eq!(report.algorithm, "ascon-aead128");
     assert!(report.any_agrees());
+    // With no agreement, the candidate it got furthest with: the forged tag, after the
+    // CT and PT of Ascon-AEAD128's first vector agreed.
+    let report = identify(&c_dir("no-tag-check"), &kat).unwrap();
+    assert_eq!(report.algorithm, "ascon-aead128");
+    assert!(!report.any_agrees());
 }
