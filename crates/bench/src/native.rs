@@ -145,7 +145,8 @@ pub struct Prepared {
 }
 
 /// Builds, checks and registers each of `impls` (in a fork child: loads its parent's
-/// choice from [`LIBS_VAR`]). The KAT folder is `$CIPHERLAB_KAT_DIR`, else
+/// choice from [`LIBS_VAR`]). A provider stays registered for the rest of the process:
+/// a second run in the same process must give its `--impl`s other names. The KAT folder is `$CIPHERLAB_KAT_DIR`, else
 /// `../shared/kat` beside the source tree.
 pub fn prepare(impls: &[Impl], child: bool) -> Result<Prepared, Error> {
     let kat = cipherlab_native::kat_folder(None);
@@ -210,7 +211,8 @@ pub fn prepare(impls: &[Impl], child: bool) -> Result<Prepared, Error> {
         });
         reports.push(report);
     }
-    ROWS.lock().unwrap_or_else(|p| p.into_inner()).extend(rows);
+    // This run's builds only (a program may run the lab more than once).
+    *ROWS.lock().unwrap_or_else(|p| p.into_inner()) = rows;
     Ok(Prepared {
         _reports: reports,
         env: serde_json::to_string(&chosen).unwrap_or_default(),
