@@ -48,6 +48,7 @@
 //! ```
 
 pub mod corpus;
+pub mod native;
 pub mod pipeline;
 pub mod profile;
 pub mod studies;

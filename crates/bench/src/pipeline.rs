@@ -42,6 +42,9 @@ pub struct Plan {
     pub command_line: String,
     /// Sample where each figure's CPU time goes ([`crate::profile`]); off by default.
     pub profile: bool,
+    /// C implementations to build, check and time as providers (`--impl NAME=DIR`,
+    /// [`crate::native`]); the `lwc` study times them. Empty by default.
+    pub impls: Vec<crate::native::Impl>,
 }
 
 impl Plan {
@@ -56,6 +59,7 @@ impl Plan {
             keep_awake: true,
             command_line: std::env::args().collect::<Vec<_>>().join(" "),
             profile: false,
+            impls: Vec::new(),
         }
     }
 }
@@ -138,6 +142,14 @@ pub enum Error {
     /// A cipher filter left nothing to measure.
     #[error("no benchmark matches --cipher {0}: `cipherlab list` shows the cipher names")]
     NothingMatches(String),
+    /// `--impl`: a C implementation that could not be built, checked or registered.
+    #[error(transparent)]
+    Native(#[from] crate::native::Error),
+    /// `--impl` without the study that times it.
+    #[error(
+        "--impl NAME=DIR is timed by the lwc study: add lwc to the studies (e.g. `cipherlab bench lwc --impl ...`)"
+    )]
+    ImplWithoutLwc,
     /// Profiles are taken in this process; forked figures are measured in others.
     #[error(
         "--profile samples this process, and --forks measures every figure in other processes: use one of them"
@@ -215,8 +227,23 @@ pub fn run(plan: &Plan, on: &mut dyn FnMut(Event<'_>)) -> Result<Run, Error> {
     studies.dedup_by_key(|s| s.name());
     let cfg = &plan.config;
 
+    // C implementations first: the studies plan them as providers. A fork child loads
+    // its parent's choice (crate::native's module doc).
+    if !plan.impls.is_empty() && !studies.iter().any(|s| s.name() == "lwc") {
+        return Err(Error::ImplWithoutLwc);
+    }
+    let native = crate::native::prepare(&plan.impls, child)?;
+
     // Plan and run: nothing else may happen first (see the module doc).
     let mut suite = Suite::new();
+    if !plan.impls.is_empty() {
+        let env = native.env.clone();
+        suite.fork_command(move || {
+            let mut c = cipherlab_harness::fork::current_command()?;
+            c.env(crate::native::LIBS_VAR, &env);
+            Ok(c)
+        });
+    }
     studies::plan_all(&studies, cfg, &mut suite)?;
     if cfg.filter.is_restricted()
         && suite.is_empty()
@@ -340,6 +367,8 @@ pub fn run(plan: &Plan, on: &mut dyn FnMut(Event<'_>)) -> Result<Run, Error> {
     };
     // One transaction: a shared database's readers never see part of this run.
     let id = store.save_run_with(&new, &measurements, &artifacts, now_ms())?;
+    // The libraries' private folders were needed until the last fork child ran.
+    drop(native);
     Ok(Run {
         id,
         database: store.path().to_string(),

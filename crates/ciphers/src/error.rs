@@ -27,11 +27,14 @@ pub enum ErrorKind {
     Limit,
     /// Anything else (an internal error, a study that failed).
     Other,
+    /// An implementation that was checked failed its known-answer tests (`impl check`:
+    /// no build of a C implementation agrees).
+    Nonconforming,
 }
 
 impl ErrorKind {
     /// Every kind, in the order of the exit-code table.
-    pub const ALL: [ErrorKind; 9] = [
+    pub const ALL: [ErrorKind; 10] = [
         ErrorKind::Authentication,
         ErrorKind::Usage,
         ErrorKind::Unreadable,
@@ -41,6 +44,7 @@ impl ErrorKind {
         ErrorKind::Incomplete,
         ErrorKind::Limit,
         ErrorKind::Other,
+        ErrorKind::Nonconforming,
     ];
 }
 

@@ -122,6 +122,16 @@ pub struct Args {
     /// profiled (docs/studies.md, "Profiles").
     #[arg(long, conflicts_with = "forks")]
     profile: bool,
+    /// Time a C implementation under the NIST LWC crypto_aead API (api.h and .c files in
+    /// DIR) as provider NAME in the lwc study, beside cipherlab's own; may be repeated.
+    /// DIR is built with every C compiler × flag set (as `cipherlab impl check`), its
+    /// algorithm is the catalogue AEAD whose official KAT a build agrees with, and the
+    /// fastest agreeing build is timed. A DIR with no agreeing build stops the run (exit
+    /// 10). Loading a build runs its code in this process: name only code you would run.
+    /// With --forks, each child loads the library its parent chose and checks it again
+    /// (docs/native.md).
+    #[arg(long = "impl", value_name = "NAME=DIR")]
+    impls: Vec<cipherlab_bench::native::Impl>,
 }
 
 /// With `--quick`, user files are cut to this many bytes.
@@ -184,9 +194,20 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         settings: pipeline::settings_for(scale, args.forks),
         keep_awake: !args.no_keep_awake,
         profile: args.profile,
+        impls: args.impls.clone(),
         ..Plan::new(studies, config, results::location(args.db.as_deref()))
     };
     let quiet = args.json;
+    if !quiet && !plan.impls.is_empty() && !pipeline::is_fork_child()? {
+        for i in &plan.impls {
+            eprintln!(
+                "  building and checking --impl {}={} (every compiler x {} flag sets, then its KAT)",
+                i.name,
+                i.dir.display(),
+                cipherlab_native::FLAG_SETS.len()
+            );
+        }
+    }
     let mut progress: Option<ProgressReport> = None;
     let run = pipeline::run(&plan, &mut |event| match event {
         Event::Planned {

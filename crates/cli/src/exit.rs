@@ -12,6 +12,7 @@
 //! | 7 | the document cannot be kept whole (`pdf`: writing it would lose part of it) |
 //! | 8 | a limit protecting against hostile input was hit (the message names the option that raises it) |
 //! | 9 | anything else went wrong (a study that failed, an internal error) |
+//! | 10 | an implementation failed its known-answer tests (`impl check`: no build agrees) |
 //!
 //! The numbers live here and nowhere else: the libraries' typed errors say their kind
 //! ([`Kind`]: `cipherlab_seal::Error::kind`, `cipherlab_pdf::Error::kind`), [`code`] is
@@ -36,6 +37,7 @@ pub const fn code(kind: Kind) -> u8 {
         Kind::Incomplete => 7,
         Kind::Limit => 8,
         Kind::Other => 9,
+        Kind::Nonconforming => 10,
     }
 }
 
@@ -94,6 +96,9 @@ pub fn kind_of(e: &anyhow::Error) -> Kind {
         if let Some(p) = cause.downcast_ref::<cipherlab_pdf::Error>() {
             return p.kind();
         }
+        if let Some(n) = cause.downcast_ref::<cipherlab_native::Error>() {
+            return n.kind();
+        }
         if cause.downcast_ref::<cipherlab_ciphers::Error>().is_some() {
             return Kind::Usage;
         }
@@ -119,7 +124,10 @@ pub fn kind_of(e: &anyhow::Error) -> Kind {
         match cause.downcast_ref::<Lab>() {
             Some(Lab::Study(_) | Lab::Harness(_)) => return Kind::Other,
             Some(Lab::Store(s)) => return store_kind(s),
-            Some(Lab::NothingMatches(_) | Lab::ProfileWithForks) => return Kind::Usage,
+            Some(Lab::NothingMatches(_) | Lab::ProfileWithForks | Lab::ImplWithoutLwc) => {
+                return Kind::Usage;
+            }
+            Some(Lab::Native(n)) => return n.kind(),
             None => {}
         }
         if let Some(s) = cause.downcast_ref::<cipherlab_results::store::StoreError>() {
@@ -254,6 +262,7 @@ mod tests {
                 Kind::Incomplete => "cannot be kept whole",
                 Kind::Limit => "a limit protecting against hostile input",
                 Kind::Other => "anything else",
+                Kind::Nonconforming => "failed its known-answer tests",
             };
             let row = rows[&code(kind)];
             assert!(

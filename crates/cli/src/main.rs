@@ -7,6 +7,7 @@ mod bench;
 mod compare;
 mod decrypt;
 mod encrypt;
+mod impl_check;
 mod import;
 mod interrupt;
 mod keygen;
@@ -82,6 +83,10 @@ enum Command {
     /// The runners of other language runtimes (platforms/): `doctor` (what is installed,
     /// and how to install the rest) and `check` (conformance against cipherlab).
     Platforms(platforms::Args),
+    /// C implementations under the NIST LWC / SUPERCOP crypto_aead API: `check` builds
+    /// one with every compiler and flag set and checks each build against the official KAT
+    /// (docs/native.md). Loading a build runs its code: check only code you would run.
+    Impl(impl_check::Args),
 }
 
 fn main() -> ExitCode {
@@ -103,6 +108,7 @@ fn main() -> ExitCode {
         Command::Analyze(args) => analyze::run(&args),
         Command::Import(args) => import::run(&args),
         Command::Platforms(args) => platforms::run(&args),
+        Command::Impl(args) => impl_check::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -113,6 +113,72 @@ fn kernel_of(subject: &str) -> Option<&'static str> {
         .map(|(_, k)| k)
 }
 
+/// The run-time providers (`--impl`) that implement `spec`.
+fn registered_for(spec: &cipherlab_ciphers::CipherSpec) -> Vec<&'static str> {
+    cipherlab_ciphers::providers::registered()
+        .into_iter()
+        .filter(|p| p.supports(spec))
+        .map(|p| p.name())
+        .collect()
+}
+
+/// Each run-time provider's figures against cipherlab's own for the same cipher, phase
+/// and size (`None` when there is no such provider).
+fn native_against_ours(ms: &[&Measurement]) -> Option<Artifact> {
+    let theirs: Vec<&Measurement> = ms
+        .iter()
+        .copied()
+        .filter(|m| {
+            m.id.implementation != "cipherlab"
+                && cipherlab_ciphers::providers::registered()
+                    .iter()
+                    .any(|p| p.name() == m.id.implementation)
+        })
+        .collect();
+    if theirs.is_empty() {
+        return None;
+    }
+    let mut t = Table::new(&[
+        "provider",
+        "cipher",
+        "phase",
+        "bytes",
+        "theirs ns",
+        "cipherlab ns",
+        "theirs / cipherlab [99% CI]",
+        "order",
+    ]);
+    for m in theirs {
+        let ours = ms.iter().copied().find(|o| {
+            o.id.implementation == "cipherlab"
+                && o.id.algorithm == m.id.algorithm
+                && o.id.phase == m.id.phase
+                && o.id.size == m.id.size
+                && o.id.data_type == m.id.data_type
+        });
+        let r = ours.and_then(|o| find::ratio(m, o));
+        let order = Order::of(r.as_ref());
+        t.row::<Cell>(vec![
+            text(&m.id.implementation).into(),
+            text(m.id.algorithm.name()).into(),
+            text(m.id.phase).into(),
+            int(m.id.size).into(),
+            num(m.median_ns_per_op()).into(),
+            ours.map_or(serde_json::Value::Null, |o| num(o.median_ns_per_op()))
+                .into(),
+            find::ratio_cell(r),
+            text(order).into(),
+        ]);
+    }
+    t.note = "C implementations under the NIST LWC crypto_aead API (`--impl`), each the \
+              fastest build that agreed with the official KAT, timed by the same harness on \
+              the same inputs as cipherlab's own; a ratio below 1 means theirs is faster. \
+              Their calls go through a scratch buffer (the C API does not promise in-place \
+              work): one copy of the output per call."
+        .to_string();
+    Some(t.artifact(NAME, "native", "C implementations against cipherlab"))
+}
+
 impl Study for LwcStudy {
     fn name(&self) -> &'static str {
         NAME
@@ -130,7 +196,16 @@ impl Study for LwcStudy {
         for size in sizes(cfg.scale) {
             let input = Input::corpus(DataType::Dense, size as usize);
             for spec in lwc_aeads().filter(|s| cfg.filter.accepts_spec(s)) {
-                for provider in cfg.rust_providers(&spec) {
+                // cipherlab's default (or the providers `--provider` names), then the
+                // providers registered at run time (`--impl`: C implementations that passed
+                // the KAT), timed the same way beside them.
+                let mut chosen = cfg.rust_providers(&spec);
+                for p in registered_for(&spec) {
+                    if !chosen.contains(&Some(p)) {
+                        chosen.push(Some(p));
+                    }
+                }
+                for provider in chosen {
                     let s = Target {
                         provider,
                         ad_len: AD_LEN,
@@ -249,7 +324,7 @@ impl Study for LwcStudy {
         // AVX-512 code at run time, so a figure without it cannot be compared across
         // machines.
         let mut k = Table::new(&["cipher", "phase", "bytes", "ours ns", "kernel"]);
-        for m in ms {
+        for m in ms.iter().filter(|m| m.id.implementation == "cipherlab") {
             let name = m.id.algorithm.name();
             if let Some(kernel) = kernel_of(name) {
                 k.row(vec![
@@ -306,6 +381,8 @@ impl Study for LwcStudy {
                   figure there; it is Xoodyak's permutation."
                 .to_string();
         out.push(p.artifact(NAME, "paper/permutations", "Permutations by rounds"));
+        out.extend(native_against_ours(ms));
+        out.extend(crate::native::builds_artifact(NAME));
         Ok(out)
     }
 }

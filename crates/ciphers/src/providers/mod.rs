@@ -68,14 +68,54 @@ static COMPOSITES: &[&BySize] = &[
     &RING_OPENSSL,
 ];
 
-/// The provider called `name` (a composite such as `ring+openssl` too).
+/// The provider called `name` (a composite such as `ring+openssl` too, or one
+/// [`register`]ed at run time).
 pub fn by_name(name: &str) -> Result<&'static dyn Provider, Error> {
+    built_in(name)
+        .or_else(|| {
+            registered()
+                .into_iter()
+                .find(|p| p.name().eq_ignore_ascii_case(name))
+        })
+        .ok_or_else(|| Error::UnknownProvider(name.into()))
+}
+
+fn built_in(name: &str) -> Option<&'static dyn Provider> {
     PROVIDERS
         .iter()
         .copied()
         .chain(COMPOSITES.iter().map(|c| *c as &dyn Provider))
         .find(|p| p.name().eq_ignore_ascii_case(name))
-        .ok_or_else(|| Error::UnknownProvider(name.into()))
+}
+
+/// Providers added at run time ([`register`]): C implementations loaded by
+/// `cipherlab-native`, for instance. They never become a default ([`default_for`]).
+static REGISTERED: std::sync::RwLock<Vec<&'static dyn Provider>> =
+    std::sync::RwLock::new(Vec::new());
+
+/// Adds `provider` for the rest of the process: [`by_name`], [`init`] and
+/// [`supporting`] find it. A name a built-in or an already registered provider has
+/// (ignoring case) is refused. Leak a box to get the `&'static` (`Box::leak`).
+pub fn register(provider: &'static dyn Provider) -> Result<(), Error> {
+    let name = provider.name();
+    let taken = |why: &str| Error::Provider {
+        provider: "registry",
+        message: format!("the provider name \"{name}\" is {why}: choose another"),
+    };
+    if name.is_empty() || built_in(name).is_some() {
+        return Err(taken("a built-in provider's"));
+    }
+    let mut list = REGISTERED.write().unwrap_or_else(|p| p.into_inner());
+    if list.iter().any(|p| p.name().eq_ignore_ascii_case(name)) {
+        return Err(taken("registered already"));
+    }
+    list.push(provider);
+    Ok(())
+}
+
+/// The providers [`register`]ed so far, in order.
+pub fn registered() -> Vec<&'static dyn Provider> {
+    REGISTERED.read().unwrap_or_else(|p| p.into_inner()).clone()
 }
 
 /// The composite default for `spec` on this CPU, if there is one: where the AVX-512
@@ -107,10 +147,12 @@ fn composite_for(spec: &CipherSpec) -> Option<&'static BySize> {
     }
 }
 
-/// Names of the providers that implement `spec`.
+/// Names of the providers that implement `spec` (built-in, then registered).
 pub fn supporting(spec: &CipherSpec) -> Vec<&'static str> {
     PROVIDERS
         .iter()
+        .copied()
+        .chain(registered())
         .filter(|p| p.supports(spec))
         .map(|p| p.name())
         .collect()
