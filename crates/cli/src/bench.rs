@@ -108,6 +108,14 @@ pub struct Args {
     /// runners.toml, or the file $CIPHERLAB_RUNNERS names (docs/platforms.md).
     #[arg(long = "runner", value_name = "NAME=COMMAND")]
     runner: Vec<String>,
+    /// An extra JCA provider for the Java runner, served as `java-NAME` and checked like
+    /// the others: NAME=JAR[@CLASS] or NAME=GROUP:ARTIFACT:VERSION[:CLASSIFIER][@CLASS]
+    /// (fetched once with Maven into platforms/java/target/providers); CLASS is the
+    /// provider class when the jar declares none. Loading a provider runs its code: name
+    /// only jars you trust (docs/platforms.md, "More JCA providers"). May be repeated.
+    #[arg(long = "java-provider", value_name = "NAME=SPEC")]
+    java_provider: Vec<String>,
+
     /// Let the machine's other CPUs idle while measuring. By default the run keeps
     /// them awake with busy loops at the lowest scheduling priority (SCHED_IDLE, which
     /// yields to any other work), because on a virtual machine an idle CPU lets the
@@ -188,7 +196,13 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         filter: CipherFilter::new(&args.cipher),
         data,
         providers: args.provider.clone(),
-        runners: results::user_runners(&args.runner)?,
+        runners: {
+            crate::platforms::java_providers(
+                &args.java_provider,
+                &cipherlab_platforms::platforms_dir(None),
+            )?;
+            results::user_runners(&args.runner)?
+        },
     };
     let plan = Plan {
         settings: pipeline::settings_for(scale, args.forks),

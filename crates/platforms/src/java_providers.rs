@@ -139,7 +139,9 @@ impl JavaProvider {
                 version,
                 classifier,
             } => {
-                let dir = java_dir.join("target").join("providers");
+                // Absolute: Maven runs in that folder and reads the path from there.
+                let dir = std::path::absolute(java_dir.join("target").join("providers"))
+                    .unwrap_or_else(|_| java_dir.join("target").join("providers"));
                 let file = match classifier {
                     Some(c) => format!("{artifact}-{version}-{c}.jar"),
                     None => format!("{artifact}-{version}.jar"),
@@ -152,11 +154,18 @@ impl JavaProvider {
                     Some(c) => format!("{group}:{artifact}:{version}:jar:{c}"),
                     None => format!("{group}:{artifact}:{version}:jar"),
                 };
+                // Run in the output folder, outside the runner's project: inside it the
+                // project's own dependency-plugin set-up made `copy` copy nothing.
+                std::fs::create_dir_all(&dir).map_err(|e| JavaProviderError::Fetch {
+                    name: self.name.clone(),
+                    command: format!("mkdir {}", dir.display()),
+                    output: e.to_string(),
+                })?;
                 let mut cmd = Command::new("mvn");
                 cmd.args(["-q", "-B", "dependency:copy"])
                     .arg(format!("-Dartifact={coords}"))
                     .arg(format!("-DoutputDirectory={}", dir.display()))
-                    .current_dir(java_dir);
+                    .current_dir(&dir);
                 let command = format!("mvn -q -B dependency:copy -Dartifact={coords}");
                 let fetch = |output: String| JavaProviderError::Fetch {
                     name: self.name.clone(),

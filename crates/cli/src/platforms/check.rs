@@ -30,6 +30,14 @@ pub struct Args {
     /// repeated. Also read: runners.toml, or the file $CIPHERLAB_RUNNERS names.
     #[arg(long = "runner", value_name = "NAME=COMMAND")]
     pub runner: Vec<String>,
+    /// An extra JCA provider for the Java runner, served as `java-NAME` and checked like
+    /// the others: NAME=JAR[@CLASS] or NAME=GROUP:ARTIFACT:VERSION[:CLASSIFIER][@CLASS]
+    /// (fetched once with Maven into platforms/java/target/providers); CLASS is the
+    /// provider class when the jar declares none. Loading a provider runs its code: name
+    /// only jars you trust (docs/platforms.md, "More JCA providers"). May be repeated.
+    #[arg(long = "java-provider", value_name = "NAME=SPEC")]
+    pub java_provider: Vec<String>,
+
     /// Fewer vectors: lengths 0 … three blocks + 1 and one long message (1,000 bytes).
     #[arg(long)]
     quick: bool,
@@ -51,6 +59,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
             .map(|d| d.as_secs())
             .unwrap_or(0)
     });
+    super::java_providers(&args.java_provider, &dir)?;
     let users = crate::results::user_runners(&args.runner)?;
     for r in &args.runtimes {
         if !users.iter().any(|u| &u.name == r) {

@@ -47,6 +47,28 @@ struct DoctorArgs {
     /// $CIPHERLAB_RUNNERS names.
     #[arg(long = "runner", value_name = "NAME=COMMAND")]
     runner: Vec<String>,
+    /// An extra JCA provider for the Java runner, served as `java-NAME` and checked like
+    /// the others: NAME=JAR[@CLASS] or NAME=GROUP:ARTIFACT:VERSION[:CLASSIFIER][@CLASS]
+    /// (fetched once with Maven into platforms/java/target/providers); CLASS is the
+    /// provider class when the jar declares none. Loading a provider runs its code: name
+    /// only jars you trust (docs/platforms.md, "More JCA providers"). May be repeated.
+    #[arg(long = "java-provider", value_name = "NAME=SPEC")]
+    java_provider: Vec<String>,
+}
+
+/// Hands the `--java-provider`s (fetched from Maven where named so) to every Java runner
+/// this process starts.
+pub fn java_providers(flags: &[String], dir: &std::path::Path) -> anyhow::Result<()> {
+    if flags.is_empty() {
+        return Ok(());
+    }
+    let parsed = flags
+        .iter()
+        .map(|f| cipherlab_platforms::java_providers::JavaProvider::parse(f))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| crate::exit::fail(crate::exit::Kind::Usage, e.to_string()))?;
+    cipherlab_platforms::java_providers::use_providers(&parsed, &dir.join("java"))
+        .map_err(|e| crate::exit::fail(crate::exit::Kind::Usage, e.to_string()))
 }
 
 /// Runs `cipherlab platforms`.
@@ -59,6 +81,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
 
 fn doctor(args: &DoctorArgs) -> anyhow::Result<ExitCode> {
     let dir = platforms_dir(args.dir.as_deref());
+    java_providers(&args.java_provider, &dir)?;
     let mut rows = Vec::new();
     for rt in runtimes() {
         let tools: Vec<Value> = rt

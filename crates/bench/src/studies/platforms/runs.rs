@@ -191,7 +191,10 @@ fn time_all(
         };
         // A runtime that cannot keep a keyed cipher between calls (PROTOCOL.md, `reuse`)
         // is asked again with the key schedule in every call, and the run says so.
-        if answer["error"] == json!("reuse unsupported") && body["reuse"] == json!(true) {
+        let refused_reuse = answer["error"]
+            .as_str()
+            .is_some_and(|e| e.starts_with("reuse unsupported"));
+        if refused_reuse && body["reuse"] == json!(true) {
             timed.keyed_per_call.insert(r.provider.clone());
             body = keyed_per_call(&r.json, &r.provider, &timed.keyed_per_call);
             answer = match ask(runner, &body) {
@@ -322,7 +325,8 @@ fn absorb(
     // The last timed call's output must be what the verification call's was
     // (PROTOCOL.md, `time`): a context that breaks after its first use is not timed.
     let expected = match r.phase {
-        "encrypt" => r.json["expect"].as_str().map(str::to_string),
+        // `init`: the last cipher keyed encrypts the input once, untimed.
+        "encrypt" | "init" => r.json["expect"].as_str().map(str::to_string),
         _ => r.json["input"].as_str().map(input_digest).transpose()?,
     };
     if let Some(want) = expected {
@@ -339,21 +343,30 @@ fn absorb(
             ));
         }
     }
-    let samples: Vec<u64> = a["samples_ns"]
-        .as_array()
-        .map(|v| v.iter().filter_map(Value::as_u64).collect())
-        .unwrap_or_default();
+    // One whole number of nanoseconds per timed call, as many as were asked: a runner
+    // that sends anything else gets no figure, never one of fewer samples.
+    let raw = a["samples_ns"].as_array().map(Vec::as_slice).unwrap_or(&[]);
+    let samples: Vec<u64> = raw.iter().filter_map(Value::as_u64).collect();
+    let asked = r.json["reps"].as_u64().unwrap_or(0);
+    if samples.len() != raw.len() || samples.len() as u64 != asked {
+        return Err(format!(
+            "{runtime} {} {} {} B {}: {} whole-nanosecond samples among {} where {asked} were asked; figure refused",
+            r.provider,
+            r.spec,
+            r.size,
+            r.phase,
+            samples.len(),
+            raw.len()
+        ));
+    }
     let clock = a["clock"].as_str().unwrap_or("unknown clock").to_string();
-    let id = bench_id(
-        study,
-        &r.spec,
-        &r.provider,
-        runtime,
-        r.phase,
-        r.size,
-        &r.label,
-    )
-    .map_err(|e| format!("{runtime} {} {}: {e}", r.provider, r.spec))?;
+    // A key schedule has no input: its figure is keyed as cipherlab's own `init` is.
+    let (size, label) = match r.phase {
+        "init" => (0, "none"),
+        _ => (r.size, r.label.as_str()),
+    };
+    let id = bench_id(study, &r.spec, &r.provider, runtime, r.phase, size, label)
+        .map_err(|e| format!("{runtime} {} {}: {e}", r.provider, r.spec))?;
     Ok((id, clock, samples))
 }
 
@@ -388,7 +401,7 @@ fn summarize(
             id.clone(),
             samples,
             &ExternalTimer::named(clock),
-            Some(requests[i].size),
+            (requests[i].phase != "init").then_some(requests[i].size),
             settings,
         ) {
             Ok(m) => {
@@ -791,7 +804,7 @@ fn requests(
                         if spec.iv_len() > 0 {
                             o.insert(iv_field.into(), hex::encode(&iv).into());
                         }
-                        if phase == "encrypt" {
+                        if phase != "decrypt" {
                             o.insert("expect".into(), expect.clone().into());
                         }
                     }

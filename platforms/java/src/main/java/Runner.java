@@ -456,12 +456,22 @@ public final class Runner {
         return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(b));
     }
 
+    /** The cipher the last `init` call made (PROTOCOL.md, `time`, direction `init`). */
+    static Call last;
+    static final byte[] EMPTY = new byte[0];
+
     static Map<String, Object> serveTime(Map<String, Object> req) throws Exception {
         Prepared p = prepare(req);
         Spec s = p.spec;
         Object direction = req.get("direction");
-        if (!"encrypt".equals(direction) && !"decrypt".equals(direction)) throw new Refused("direction must be \"encrypt\" or \"decrypt\"");
-        boolean encrypt = direction.equals("encrypt");
+        if (!"encrypt".equals(direction) && !"decrypt".equals(direction) && !"init".equals(direction)) {
+            throw new Refused("direction must be \"encrypt\", \"decrypt\" or \"init\"");
+        }
+        // `init` times the key schedule alone: each timed call makes and keys a new cipher
+        // (Cipher.getInstance + init, or a new lightweight engine and its init). The first
+        // and the last of them encrypt the input, untimed, to prove they work.
+        boolean keying = direction.equals("init");
+        boolean encrypt = !direction.equals("decrypt");
         if (!(req.get("reps") instanceof Long repsL) || repsL < 1 || repsL > 1_000_000) throw new Refused("reps must be 1 to 1000000");
         int reps = repsL.intValue();
         Object warmup = req.getOrDefault("warmup", 0L);
@@ -475,7 +485,12 @@ public final class Runner {
             data = p.prov.build(s, p.key, p.iv, p.ad, p.pad, p.eff, true, false).run(plain);
             expect = sha256(plain);
         }
-        Call call = p.prov.build(s, p.key, p.iv, p.ad, p.pad, p.eff, encrypt, reuse);
+        Call call = keying
+                ? input -> {
+                    last = p.prov.build(s, p.key, p.iv, p.ad, p.pad, p.eff, true, true);
+                    return EMPTY;
+                }
+                : p.prov.build(s, p.key, p.iv, p.ad, p.pad, p.eff, encrypt, reuse);
 
         long t = System.nanoTime();
         byte[] out;
@@ -485,6 +500,7 @@ public final class Runner {
             throw new Refused(reuse ? "reuse unsupported: " + e.getMessage() : e.getMessage());
         }
         long firstCall = System.nanoTime() - t;
+        if (keying) out = last.run(data);
         String got = sha256(out);
         if (expect != null && !got.equals(expect)) throw new Refused("digest mismatch: got " + got + ", expected " + expect + "; nothing timed");
         if (reuse) call.run(data); // a provider that refuses a second init with the same IV says so here
@@ -532,14 +548,15 @@ public final class Runner {
             samples[i] = System.nanoTime() - t;
             sink ^= out.length;
         }
+        if (keying) out = last.run(data);
         // The last timed output must be the verified one: a context that breaks after its
         // first use is not timed (PROTOCOL.md, `time`).
-        String last = sha256(out);
-        if (!last.equals(got)) throw new Refused("digest mismatch after timing: the last timed output's SHA-256 is " + last + ", expected " + got + "; figure refused");
+        String lastDigest = sha256(out);
+        if (!lastDigest.equals(got)) throw new Refused("digest mismatch after timing: the last timed output's SHA-256 is " + lastDigest + ", expected " + got + "; figure refused");
         double drift = driftOf(samples);
         Map<String, Object> res = new LinkedHashMap<>();
         res.put("samples_ns", samples);
-        res.put("digest", last);
+        res.put("digest", lastDigest);
         res.put("out_len", (long) out.length);
         res.put("first_call_ns", firstCall);
         res.put("warmup_calls", warmCalls);
