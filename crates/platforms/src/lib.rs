@@ -260,17 +260,20 @@ pub fn entrants(user: &[UserRunner]) -> Vec<Entrant<'_>> {
 /// the bytes a runner must reproduce before its figures count. PKCS#7 padding where the
 /// mode pads (the JCA's PKCS5Padding); for an AEAD, `iv` is the nonce, the associated data
 /// is empty and the tag follows the ciphertext.
+///
+/// `pt` is encrypted in place: a file of hundreds of MB is held once.
 pub fn cipherlab_ciphertext(
     spec: &CipherSpec,
     key: &[u8],
     iv: &[u8],
-    pt: &[u8],
+    pt: Vec<u8>,
 ) -> Result<Vec<u8>, Error> {
     let mut c = providers::init(spec, key, None).map_err(|e| Error::Cipher(e.to_string()))?;
-    let mut buf = pt.to_vec();
-    buf.resize(spec.output_len(pt.len()), 0);
+    let len = pt.len();
+    let mut buf = pt;
+    buf.resize(spec.output_len(len), 0);
     let n = c
-        .encrypt(iv, &[], &mut buf, pt.len())
+        .encrypt(iv, &[], &mut buf, len)
         .map_err(|e| Error::Cipher(e.to_string()))?;
     buf.truncate(n);
     Ok(buf)

@@ -134,6 +134,8 @@ pub(crate) fn file_study(
         reuse: true,
         extra: Duration::ZERO,
         warm_once: true,
+        // The paper's files (up to 482 MB) stream through the runner's cipher.
+        chunk_above: Some(CHUNKED_ABOVE),
         providers: wanted.clone(),
         budget: match cfg.scale {
             Scale::Quick => Some(Duration::from_secs(jobs.quick_seconds)),
@@ -170,6 +172,9 @@ pub(crate) fn file_study(
     }
     Ok(out)
 }
+
+/// Inputs larger than this are streamed through the runners' ciphers (`--paper-sizes`).
+const CHUNKED_ABOVE: u64 = 64 << 20;
 
 /// How long a file study may spend on the runners' planned figures at the default scale;
 /// `--paper-sizes` has no limit (what did not fit is always said).

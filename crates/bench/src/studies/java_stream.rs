@@ -154,7 +154,7 @@ pub fn conforms(
         .as_str()
         .and_then(|h| hex::decode(h).ok())
         .ok_or("no serialized stream in the answer")?;
-    let ct = cipherlab_ciphertext(spec, key, iv, &plain).map_err(|e| e.to_string())?;
+    let ct = cipherlab_ciphertext(spec, key, iv, plain.clone()).map_err(|e| e.to_string())?;
     let digest = hex::encode(Sha256::digest(&ct));
     if answer["ct_len"].as_u64() != Some(ct.len() as u64) || answer["ct_digest"] != json!(digest) {
         return Err(format!(

@@ -139,6 +139,7 @@ impl Study for ProvidersStudy {
             // before the budget went to the runtimes asked for only.
             extra: std::time::Duration::from_secs(cfg.scale.pick(2, 20, 0)),
             warm_once: false,
+            chunk_above: None,
             providers: named,
             budget: None,
         };

@@ -239,6 +239,7 @@ impl Study for PlatformsStudy {
             reuse: false,
             extra: std::time::Duration::from_secs(cfg.scale.pick(10, 60, 0)),
             warm_once: false,
+            chunk_above: None,
             // Every runtime's providers, or only the runners' providers `--provider` names.
             providers: cfg.runner_providers(),
             budget: None,

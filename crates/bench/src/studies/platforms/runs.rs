@@ -26,6 +26,9 @@ use cipherlab_results::artifact::table::{Table, int, num, text};
 use cipherlab_results::id::{BenchId, Measurement, Runtime};
 use cipherlab_results::ranking;
 
+/// The piece size of a chunked `time` request (PROTOCOL.md, `chunk`).
+const CHUNK: u64 = 1 << 20;
+
 /// Seed of the conformance vectors run before timing (fixed: a run can be repeated).
 const CONFORMANCE_SEED: u64 = 1;
 
@@ -113,6 +116,9 @@ pub(crate) struct Target {
     /// Warm each cipher up fully on its first input only (per provider and direction);
     /// its later inputs, in the same warm process, with `min_warmup_calls`.
     pub warm_once: bool,
+    /// Inputs larger than this are sent with `chunk` ([`CHUNK`]): the runner streams
+    /// them through the cipher instead of holding input and output whole.
+    pub chunk_above: Option<u64>,
     /// Only these providers (`--provider`; empty: as `all_providers` says).
     pub providers: Vec<String>,
     /// At most this long for the planned requests, shared by the runtimes (`None`: no
@@ -784,7 +790,7 @@ fn requests(
         for input in &job.inputs {
             let (size, path) = (input.size, files.path(input)?);
             let expect = hex::encode(Sha256::digest(
-                cipherlab_ciphertext(spec, &key, &iv, &read(&path)?).map_err(|e| e.to_string())?,
+                cipherlab_ciphertext(spec, &key, &iv, read(&path)?).map_err(|e| e.to_string())?,
             ));
             for &provider in &provs {
                 for &phase in target.phases {
@@ -806,6 +812,11 @@ fn requests(
                         }
                         if phase != "decrypt" {
                             o.insert("expect".into(), expect.clone().into());
+                        }
+                        // Files of hundreds of MB go through the cipher piece by piece,
+                        // held once by the runner (PROTOCOL.md, `time`, `chunk`).
+                        if phase != "init" && target.chunk_above.is_some_and(|above| size > above) {
+                            o.insert("chunk".into(), CHUNK.into());
                         }
                     }
                     out.push(Request {

@@ -226,6 +226,88 @@ public final class Runner {
                 return finish(c, data);
             };
         }
+
+        /**
+         * A per-message call over `chunk`-byte pieces of the input (PROTOCOL.md, `time`,
+         * `chunk`): the output goes piece by piece into one reused buffer, never whole, so a
+         * file of hundreds of MB is held once. Its result is the output's SHA-256 while
+         * {@link #digesting} (the untimed calls), else nothing; {@link #streamedLen} is the
+         * output's length.
+         */
+        Call chunked(Spec s, byte[] key, byte[] iv, byte[] ad, boolean pad, int eff, boolean encrypt, boolean reuse,
+                int chunk) throws Exception {
+            build(s, key, iv, ad, pad, eff, encrypt, false); // refuses what this provider lacks
+            byte[][] buf = {new byte[chunk + 64]};
+            if (s.lwc()) {
+                ParametersWithIV params = new ParametersWithIV(new KeyParameter(key), iv);
+                AEADCipher kept = reuse ? lwcEngine(s.family) : null;
+                return data -> {
+                    AEADCipher c = kept != null ? kept : lwcEngine(s.family);
+                    c.init(encrypt, params);
+                    c.processAADBytes(ad, 0, ad.length);
+                    MessageDigest md = digesting ? MessageDigest.getInstance("SHA-256") : null;
+                    long total = 0;
+                    for (int off = 0; off < data.length; off += chunk) {
+                        int len = Math.min(chunk, data.length - off);
+                        buf[0] = room(buf[0], c.getUpdateOutputSize(len));
+                        int n = c.processBytes(data, off, len, buf[0], 0);
+                        total += emit(md, buf[0], n);
+                    }
+                    buf[0] = room(buf[0], c.getOutputSize(0));
+                    try {
+                        total += emit(md, buf[0], c.doFinal(buf[0], 0));
+                    } catch (InvalidCipherTextException e) {
+                        throw new AuthFailed();
+                    }
+                    return done(md, total);
+                };
+            }
+            String transform = transformation(s, pad);
+            int opmode = encrypt ? Cipher.ENCRYPT_MODE : Cipher.DECRYPT_MODE;
+            SecretKeySpec k = new SecretKeySpec(jcaKey(s, key), keyAlgorithm(s));
+            AlgorithmParameterSpec params = params(s, iv, eff);
+            Cipher kept = reuse ? Cipher.getInstance(transform, jca) : null;
+            boolean aead = s.aead();
+            return data -> {
+                Cipher c = kept != null ? kept : Cipher.getInstance(transform, jca);
+                init(c, opmode, k, params);
+                if (aead) c.updateAAD(ad);
+                MessageDigest md = digesting ? MessageDigest.getInstance("SHA-256") : null;
+                long total = 0;
+                for (int off = 0; off < data.length; off += chunk) {
+                    int len = Math.min(chunk, data.length - off);
+                    buf[0] = room(buf[0], c.getOutputSize(len));
+                    total += emit(md, buf[0], c.update(data, off, len, buf[0], 0));
+                }
+                buf[0] = room(buf[0], c.getOutputSize(0));
+                try {
+                    total += emit(md, buf[0], c.doFinal(buf[0], 0));
+                } catch (AEADBadTagException e) {
+                    throw new AuthFailed();
+                }
+                return done(md, total);
+            };
+        }
+    }
+
+    /** Whether chunked calls hash their output (only the untimed ones do). */
+    static boolean digesting;
+    /** The output length of the last chunked call. */
+    static long streamedLen;
+
+    static byte[] room(byte[] buf, int need) {
+        return buf.length >= need ? buf : new byte[need];
+    }
+
+    static int emit(MessageDigest md, byte[] out, int n) {
+        if (md != null) md.update(out, 0, n);
+        else if (n > 0) sink ^= out[n - 1];
+        return n;
+    }
+
+    static byte[] done(MessageDigest md, long total) {
+        streamedLen = total;
+        return md != null ? md.digest() : EMPTY;
     }
 
     static void init(Cipher c, int opmode, SecretKeySpec k, AlgorithmParameterSpec params) throws Exception {
@@ -346,7 +428,7 @@ public final class Runner {
     static final Map<String, Set<String>> ALLOWED = Map.of(
             "encrypt", union(CIPHER_FIELDS, "pt"),
             "decrypt", union(CIPHER_FIELDS, "ct", "tag"),
-            "time", union(CIPHER_FIELDS, "direction", "input", "reps", "warmup", "reuse", "expect"),
+            "time", union(CIPHER_FIELDS, "direction", "input", "reps", "warmup", "reuse", "expect", "chunk"),
             "stream", union(CIPHER_FIELDS, "objects", "seed", "reps", "warmup"),
             "asym", Set.of("id", "op", "scheme", "provider", "message", "keygen_reps", "reps", "warmup"),
             "info", Set.of("id", "op", "probe"));
@@ -477,31 +559,42 @@ public final class Runner {
         Object warmup = req.getOrDefault("warmup", 0L);
         if (!"steady".equals(warmup) && !(warmup instanceof Long w && w >= 0)) throw new Refused("warmup must be a count or \"steady\"");
         boolean reuse = Boolean.TRUE.equals(req.get("reuse"));
+        Object chunkField = req.get("chunk");
+        if (chunkField != null && !(chunkField instanceof Long c && c >= 16 && c <= (1L << 30))) {
+            throw new Refused("chunk must be 16 to 1073741824 bytes");
+        }
+        int chunk = chunkField == null ? 0 : ((Long) chunkField).intValue();
+        if (chunk > 0 && keying) throw new Refused("chunk is for encrypt and decrypt, not init");
         byte[] plain = Files.readAllBytes(Path.of(String.valueOf(req.get("input"))));
         checkLength(s, p.pad, plain.length);
         byte[] data = plain;
         String expect = req.containsKey("expect") ? String.valueOf(req.get("expect")).toLowerCase() : null;
         if (!encrypt) {
-            data = p.prov.build(s, p.key, p.iv, p.ad, p.pad, p.eff, true, false).run(plain);
             expect = sha256(plain);
+            data = p.prov.build(s, p.key, p.iv, p.ad, p.pad, p.eff, true, false).run(plain);
+            plain = null; // held once: only the ciphertext stays
         }
         Call call = keying
                 ? input -> {
                     last = p.prov.build(s, p.key, p.iv, p.ad, p.pad, p.eff, true, true);
                     return EMPTY;
                 }
+                : chunk > 0
+                ? p.prov.chunked(s, p.key, p.iv, p.ad, p.pad, p.eff, encrypt, reuse, chunk)
                 : p.prov.build(s, p.key, p.iv, p.ad, p.pad, p.eff, encrypt, reuse);
 
         long t = System.nanoTime();
         byte[] out;
+        digesting = chunk > 0;
         try {
             out = call.run(data);
         } catch (IllegalStateException | java.security.InvalidKeyException | java.security.InvalidAlgorithmParameterException e) {
             throw new Refused(reuse ? "reuse unsupported: " + e.getMessage() : e.getMessage());
         }
         long firstCall = System.nanoTime() - t;
+        digesting = false;
         if (keying) out = last.run(data);
-        String got = sha256(out);
+        String got = chunk > 0 ? HexFormat.of().formatHex(out) : sha256(out);
         if (expect != null && !got.equals(expect)) throw new Refused("digest mismatch: got " + got + ", expected " + expect + "; nothing timed");
         if (reuse) call.run(data); // a provider that refuses a second init with the same IV says so here
 
@@ -550,14 +643,20 @@ public final class Runner {
         }
         if (keying) out = last.run(data);
         // The last timed output must be the verified one: a context that breaks after its
-        // first use is not timed (PROTOCOL.md, `time`).
-        String lastDigest = sha256(out);
+        // first use is not timed (PROTOCOL.md, `time`). Chunked calls keep no output: one
+        // more call, untimed, hashes its output as it streams.
+        if (chunk > 0) {
+            digesting = true;
+            out = call.run(data);
+            digesting = false;
+        }
+        String lastDigest = chunk > 0 ? HexFormat.of().formatHex(out) : sha256(out);
         if (!lastDigest.equals(got)) throw new Refused("digest mismatch after timing: the last timed output's SHA-256 is " + lastDigest + ", expected " + got + "; figure refused");
         double drift = driftOf(samples);
         Map<String, Object> res = new LinkedHashMap<>();
         res.put("samples_ns", samples);
         res.put("digest", lastDigest);
-        res.put("out_len", (long) out.length);
+        res.put("out_len", chunk > 0 ? streamedLen : (long) out.length);
         res.put("first_call_ns", firstCall);
         res.put("warmup_calls", warmCalls);
         res.put("warmup_ns", warmupNs);
