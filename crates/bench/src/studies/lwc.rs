@@ -173,8 +173,8 @@ fn native_against_ours(ms: &[&Measurement]) -> Option<Artifact> {
     t.note = "C implementations under the NIST LWC crypto_aead API (`--impl`), each the \
               fastest build that agreed with the official KAT, timed by the same harness on \
               the same inputs as cipherlab's own; a ratio below 1 means theirs is faster. \
-              Their calls go through a scratch buffer (the C API does not promise in-place \
-              work): one copy of the output per call."
+              Their calls copy the ciphertext through a scratch buffer once per call (the C \
+              API does not promise in-place work)."
         .to_string();
     Some(t.artifact(NAME, "native", "C implementations against cipherlab"))
 }
