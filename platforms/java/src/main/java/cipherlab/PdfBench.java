@@ -24,9 +24,10 @@ import org.openjdk.jmh.annotations.State;
  * bytes are returned to JMH's blackhole.
  *
  * <p>Every parameter is a JMH {@code @Param} string set by Pdf.java (the defaults here are
- * placeholders JMH wants; Pdf.java always sends every one). Passwords travel hex-encoded (UTF-8), so that an empty
- * one and any character survive JMH's parameter handling. JMH's annotation processor wants
- * a benchmark class in a package: hence `cipherlab`, beside the runner's default package.
+ * placeholders JMH wants; Pdf.java always sends every one). Passwords travel hex-encoded
+ * (UTF-8), so that any character survives JMH's parameter handling. JMH's annotation
+ * processor wants a benchmark class in a package: hence `cipherlab`, beside the runner's
+ * default package.
  */
 @State(Scope.Benchmark)
 public class PdfBench {
