@@ -240,6 +240,54 @@ fn pdfbox_and_cipherlab_decrypt_each_others_standard_handler_files() {
         }
     }
 
+    // The paper's swap (PDFBox only: no other reader opens it): Ascon-128 and Xoodyak in
+    // place of AES-128 at revision 4, tags dropped. PDFBox encrypts and decrypts again;
+    // the made file's text and title must not be readable in the encrypted one.
+    for (n, input) in inputs.iter().enumerate() {
+        for scheme in ["ascon-128-r4", "xoodyak-r4"] {
+            let what = format!("{} {scheme}", input.display());
+            let sealed = d.join(format!("{n}-pdfbox-{scheme}.pdf"));
+            let enc = pdf_op(json!({"op": "pdf", "input": input, "direction": "encrypt",
+                "scheme": scheme, "user_password": USER, "owner_password": OWNER,
+                "mode": "ss", "warmup_iterations": 0, "iterations": 1, "forks": 1,
+                "output": sealed}));
+            assert_eq!(enc["filter"], json!("CipherlabLWC"), "{what}: {enc}");
+            let bytes = std::fs::read(&sealed).unwrap();
+            if n == 0 {
+                for plain in [&b"cipherlab agree"[..], b"A title that is a string"] {
+                    assert!(
+                        !bytes.windows(plain.len()).any(|w| w == plain),
+                        "{what}: plaintext in the encrypted file"
+                    );
+                }
+            }
+            if scheme == "ascon-128-r4" {
+                // Really encrypted (object streams are compressed anyway, so plaintext
+                // would not show): read as Xoodyak, the file does not give the original.
+                let relabelled = d.join(format!("{n}-relabelled.pdf"));
+                let swapped =
+                    cipherlab_testkit::pdf::replace_once(&bytes, b"/Ascon128", b"/Xoodyak ");
+                std::fs::write(&relabelled, swapped).unwrap();
+                let wrong_out = d.join(format!("{n}-relabelled-opened.pdf"));
+                let wrong = runner
+                    .exchange(&[json!({"op": "pdf", "input": relabelled, "password": USER,
+                        "direction": "decrypt", "mode": "ss", "warmup_iterations": 0,
+                        "iterations": 1, "forks": 0, "output": wrong_out})])
+                    .unwrap()
+                    .remove(0);
+                assert!(
+                    wrong.get("error").is_some() || text(&wrong_out) != text(input),
+                    "{what}: the file reads the same with the other cipher: {wrong}"
+                );
+            }
+            let opened = d.join(format!("{n}-pdfbox-{scheme}-opened.pdf"));
+            pdf_op(json!({"op": "pdf", "input": sealed, "password": USER,
+                "direction": "decrypt", "scheme": scheme, "mode": "ss",
+                "warmup_iterations": 0, "iterations": 1, "forks": 1, "output": opened}));
+            assert_same_document(input, &opened, &format!("{what}: PDFBox -> PDFBox"));
+        }
+    }
+
     // A wrong password is an error, and nothing is written.
     let never = d.join("never.pdf");
     let ours = d.join("0-cipherlab-aes-256.pdf");

@@ -36,6 +36,7 @@ final class Pdf {
     static final long MAX_INPUT = 1L << 30; // PDFBox holds the file and its result in memory
 
     static Map<String, Object> serve(Map<String, Object> req) throws Exception {
+        cipherlab.LwcSecurityHandler.register(); // before any file is opened
         String input = string(req, "input", null);
         if (input == null) throw new Runner.Refused("missing field \"input\"");
         String direction = string(req, "direction", null);
@@ -45,7 +46,7 @@ final class Pdf {
         boolean encrypt = direction.equals("encrypt");
         String scheme = string(req, "scheme", null);
         if (scheme == null && encrypt) throw new Runner.Refused("missing field \"scheme\"");
-        if (scheme != null && !scheme.equals("aes-128-r4") && !scheme.equals("aes-256-r6")) {
+        if (scheme != null && !List.of("aes-128-r4", "aes-256-r6", "ascon-128-r4", "xoodyak-r4").contains(scheme)) {
             throw new Runner.Unsupported();
         }
         if (!encrypt) {
@@ -81,8 +82,11 @@ final class Pdf {
             if (!encrypt) {
                 if (!doc.isEncrypted()) throw new Runner.Refused("the input is not encrypted: nothing to decrypt");
                 int r = doc.getEncryption().getRevision();
-                if (scheme != null && r != cipherlab.PdfBench.revision(scheme)) {
-                    throw new Runner.Refused("the input is encrypted at revision " + r + ", not as " + scheme);
+                String cfm = cfm(doc.getEncryption());
+                if (scheme != null && (r != cipherlab.PdfBench.revision(scheme)
+                        || !cipherlab.PdfBench.cfm(scheme).equals(cfm))) {
+                    throw new Runner.Refused("the input is encrypted at revision " + r + " with " + cfm + ", not as "
+                            + scheme);
                 }
             }
         } catch (org.apache.pdfbox.pdmodel.encryption.InvalidPasswordException e) {
@@ -183,9 +187,8 @@ final class Pdf {
             }
             PDEncryption e = doc.getEncryption();
             if (e == null) throw new Runner.Refused("the encrypted result is not encrypted");
-            String cfm = e.getStdCryptFilterDictionary() == null ? null
-                    : e.getStdCryptFilterDictionary().getCryptFilterMethod().getName();
-            String want = scheme.equals("aes-128-r4") ? "AESV2" : "AESV3";
+            String cfm = cfm(e);
+            String want = cipherlab.PdfBench.cfm(scheme);
             if (e.getRevision() != cipherlab.PdfBench.revision(scheme) || !want.equals(cfm)) {
                 throw new Runner.Refused("the result is V" + e.getVersion() + " R" + e.getRevision() + " " + cfm
                         + ", not as " + scheme);
@@ -193,11 +196,18 @@ final class Pdf {
             facts.put("v", (long) e.getVersion());
             facts.put("r", (long) e.getRevision());
             facts.put("cfm", cfm);
+            facts.put("filter", e.getFilter());
         }
         try (PDDocument doc = Loader.loadPDF(result, owner.isEmpty() ? user : owner)) {
             if (doc.getNumberOfPages() != pages) throw new Runner.Refused("the result opened by its owner differs");
         }
         return facts;
+    }
+
+    /** /StdCF's /CFM, or null. */
+    static String cfm(PDEncryption e) {
+        var cf = e.getStdCryptFilterDictionary();
+        return cf == null || cf.getCryptFilterMethod() == null ? null : cf.getCryptFilterMethod().getName();
     }
 
     /** Writes {@code bytes} to {@code to} through a temporary file beside it and a rename. */

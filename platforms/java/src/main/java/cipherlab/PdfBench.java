@@ -55,6 +55,10 @@ public class PdfBench {
     @Param({""})
     public String ownerPassword;
 
+    static {
+        LwcSecurityHandler.register();
+    }
+
     private byte[] file;
     private String open;
     private String user;
@@ -77,7 +81,9 @@ public class PdfBench {
     public static byte[] apply(byte[] file, String direction, String scheme, String open, String user, String owner)
             throws IOException {
         try (PDDocument doc = Loader.loadPDF(file, open)) {
-            if (direction.equals("encrypt")) {
+            if (direction.equals("encrypt") && LwcSecurityHandler.cfm(scheme) != null) {
+                doc.protect(new LwcSecurityHandler.Policy(owner, user, LwcSecurityHandler.cfm(scheme)));
+            } else if (direction.equals("encrypt")) {
                 StandardProtectionPolicy policy = new StandardProtectionPolicy(owner, user, new AccessPermission());
                 policy.setEncryptionKeyLength(keyBits(scheme));
                 policy.setPreferAES(true);
@@ -94,15 +100,22 @@ public class PdfBench {
     /** The key length of a scheme: AES-128 gives V4/R4 (AESV2), AES-256 V5/R6 (AESV3). */
     public static int keyBits(String scheme) {
         return switch (scheme) {
-            case "aes-128-r4" -> 128;
+            case "aes-128-r4", "ascon-128-r4", "xoodyak-r4" -> 128;
             case "aes-256-r6" -> 256;
-            default -> throw new IllegalArgumentException("scheme \"" + scheme + "\" is not aes-128-r4 or aes-256-r6");
+            default -> throw new IllegalArgumentException("scheme \"" + scheme + "\" is not one of the pdf op's");
         };
     }
 
     /** The revision a scheme writes. */
     public static int revision(String scheme) {
         return keyBits(scheme) == 128 ? 4 : 6;
+    }
+
+    /** The crypt filter method a scheme writes (/StdCF's /CFM). */
+    public static String cfm(String scheme) {
+        String lwc = LwcSecurityHandler.cfm(scheme);
+        if (lwc != null) return lwc;
+        return keyBits(scheme) == 128 ? "AESV2" : "AESV3";
     }
 
     public static String hex(String s) {
