@@ -11,6 +11,9 @@
 //! document title (`pdfinfo`: a string, so string decryption counts too) and its streams:
 //! the decoded stream data of `qpdf --qdf --object-streams=disable`, compared as a sorted
 //! list (the writers number objects differently, so objects are not paired by number).
+//! The paper's swap (`ascon-128-r4`, `xoodyak-r4`: a format only the `pdf` op opens) is
+//! round-tripped through PDFBox alone, and the Ascon file read as Xoodyak must not give the
+//! original (it is really encrypted).
 //! Inputs: a one-page file made here with an /Info title, and `text-pdflatex-4-pages.pdf`
 //! of ../shared/pdf (object streams, a cross-reference stream) when that folder is there.
 //!
