@@ -101,6 +101,10 @@ pub const TIMEOUT_ENV: &str = "CIPHERLAB_RUNNER_TIMEOUT";
 /// slower still, but only ever timed on short messages, which the base limit covers.
 const NS_PER_BYTE: u64 = 1_000;
 
+/// The slowest a runner is assumed to load, protect or unprotect, and save a PDF in a `pdf`
+/// request: 10 µs per byte of the input file (PDFBox 3 took ~40 ns warm, ~170 ns cold, here).
+const PDF_NS_PER_BYTE: u64 = 10_000;
+
 /// How long a `"warmup":"steady"` may take (PROTOCOL.md: at most 30 s; the JVM's longer).
 const STEADY_LIMIT: Duration = Duration::from_secs(300);
 
@@ -108,7 +112,10 @@ const STEADY_LIMIT: Duration = Duration::from_secs(300);
 /// its calls (verification, warm-up, samples, and the decryption's own encryption) at
 /// [`NS_PER_BYTE`] over the input file's size, plus [`STEADY_LIMIT`] for a steady
 /// warm-up; for Java's `stream`, 10 ms per record per round; for `asym`, 10 s per key
-/// pair and 1 s per round.
+/// pair and 1 s per round; for Java's `pdf` (JMH), per fork 10 s for the JVM and per
+/// iteration (warm-up and measured) `iteration_ms` (default 200) plus one operation, and
+/// two operations more (the untimed one and its check), an operation at [`PDF_NS_PER_BYTE`]
+/// over the input's size plus 1 s.
 pub fn time_limit(request: &Value, base: Duration) -> Duration {
     let count = |k: &str| request.get(k).and_then(Value::as_u64).unwrap_or(0);
     let rounds = count("reps") + count("warmup") + 2;
@@ -127,6 +134,27 @@ pub fn time_limit(request: &Value, base: Duration) -> Duration {
             Duration::from_nanos(rounds.saturating_mul(size).saturating_mul(NS_PER_BYTE)) + steady
         }
         Some("stream") => Duration::from_millis(rounds.saturating_mul(count("objects")) * 10),
+        Some("pdf") => {
+            let size = request
+                .get("input")
+                .and_then(Value::as_str)
+                .and_then(|p| std::fs::metadata(p).ok())
+                .map_or(0, |m| m.len());
+            let op =
+                Duration::from_nanos(size.saturating_mul(PDF_NS_PER_BYTE)) + Duration::from_secs(1);
+            let iterations = count("warmup_iterations") + count("iterations");
+            let iteration_ms = request
+                .get("iteration_ms")
+                .and_then(Value::as_u64)
+                .unwrap_or(200);
+            let per_fork = Duration::from_secs(10).saturating_add(
+                (Duration::from_millis(iteration_ms).saturating_add(op))
+                    .saturating_mul(u32::try_from(iterations).unwrap_or(u32::MAX)),
+            );
+            per_fork
+                .saturating_mul(u32::try_from(count("forks").max(1)).unwrap_or(u32::MAX))
+                .saturating_add(op * 2)
+        }
         Some("asym") => {
             Duration::from_secs(count("keygen_reps").saturating_mul(10))
                 + Duration::from_secs(rounds)
@@ -501,6 +529,14 @@ mod tests {
         assert_eq!(
             time_limit(&steady, base),
             base + Duration::from_secs(12) + STEADY_LIMIT
+        );
+        // An operation on 1 MB: 10 s + 1 s; 2 forks of 10 s + 15 iterations of 1 s plus
+        // one operation; and the untimed operation and its check.
+        let pdf = json!({"op": "pdf", "input": file, "forks": 2, "warmup_iterations": 5,
+            "iterations": 10, "iteration_ms": 1000});
+        assert_eq!(
+            time_limit(&pdf, base),
+            base + Duration::from_secs(2 * (10 + 15 * 12) + 22)
         );
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -41,7 +41,8 @@ import org.bouncycastle.jce.provider.BouncyCastleProvider;
  * cipherlab's Java runner: the JDK's SunJCE and BouncyCastle (its JCA provider, and its
  * lightweight API for Ascon, Xoodyak and ISAP, which it offers only there) behind the
  * protocol of platforms/PROTOCOL.md (JSON lines on stdin and stdout: the vector operations
- * of `cipherlab vectors`, `info` and `time`).
+ * of `cipherlab vectors`, `info` and `time`; `stream` and `asym` ({@link Stream},
+ * {@link Asym}); `pdf`, Apache PDFBox timed by JMH ({@link Pdf})).
  */
 public final class Runner {
     private static final long STARTED = System.nanoTime(); // start-up is measured from here
@@ -431,6 +432,8 @@ public final class Runner {
             "time", union(CIPHER_FIELDS, "direction", "input", "reps", "warmup", "reuse", "expect", "chunk"),
             "stream", union(CIPHER_FIELDS, "objects", "seed", "reps", "warmup"),
             "asym", Set.of("id", "op", "scheme", "provider", "message", "keygen_reps", "reps", "warmup"),
+            "pdf", Set.of("id", "op", "input", "password", "scheme", "user_password", "owner_password", "direction",
+                    "mode", "warmup_iterations", "iterations", "forks", "iteration_ms", "output"),
             "info", Set.of("id", "op", "probe"));
 
     static Set<String> union(Set<String> a, String... more) {
@@ -733,7 +736,7 @@ public final class Runner {
         Object op = req.get("op");
         if ("hash".equals(op)) throw new Unsupported();
         Set<String> allowed = ALLOWED.get(String.valueOf(op));
-        if (allowed == null) throw new Refused("op \"" + op + "\" is not one of encrypt, decrypt, time, stream, asym, info");
+        if (allowed == null) throw new Refused("op \"" + op + "\" is not one of encrypt, decrypt, time, stream, asym, pdf, info");
         Set<String> unknown = new TreeSet<>(req.keySet());
         unknown.removeAll(allowed);
         if (!unknown.isEmpty()) throw new Refused("field(s) " + String.join(", ", unknown) + " not used by op \"" + op + "\"");
@@ -742,6 +745,7 @@ public final class Runner {
             case "time" -> serveTime(req);
             case "stream" -> Stream.serve(req);
             case "asym" -> Asym.serve(req);
+            case "pdf" -> Pdf.serve(req);
             default -> serveVector(req, op.equals("encrypt"));
         };
     }
