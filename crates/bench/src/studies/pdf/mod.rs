@@ -22,6 +22,7 @@
 mod builtin;
 mod findings;
 mod inputs;
+mod jvm;
 mod work;
 
 use std::cell::{Cell, RefCell};
@@ -31,7 +32,7 @@ use std::sync::Arc;
 use cipherlab_pdf::{Cipher, LwcCipher, StdCipher};
 
 use super::paper::pdf_lwc;
-use super::{Config, Scale, Study, StudyError, check, err};
+use super::{Config, Elsewhere, Scale, Study, StudyError, check, err};
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_harness::{BatchSize, Bencher, Clock, Mode, Settings};
 use cipherlab_results::artifact::Artifact;
@@ -43,7 +44,7 @@ pub use inputs::{ENV_DIR, Origin, PdfSet};
 /// The study.
 pub struct PdfStudy;
 
-const NAME: &str = "pdf";
+pub(super) const NAME: &str = "pdf";
 
 /// The implementation column of every benchmark: cipherlab's PDF layer.
 const IMPLEMENTATION: &str = "cipherlab-pdf";
@@ -96,7 +97,7 @@ fn handler(c: Cipher) -> &'static str {
     }
 }
 
-fn wanted(cfg: &Config, c: Cipher) -> bool {
+pub(super) fn wanted(cfg: &Config, c: Cipher) -> bool {
     cfg.filter.accepts(c.name()) || cfg.filter.accepts(catalogue_name(c))
 }
 
@@ -392,20 +393,35 @@ impl Study for PdfStudy {
         Ok(())
     }
 
+    /// PDFBox and the paper's swap in the JVM, timed by JMH, when the Java runner is ready.
+    fn runs_elsewhere(&self) -> bool {
+        true
+    }
+
+    fn elsewhere(&self, cfg: &Config, settings: &Settings) -> Result<Elsewhere, StudyError> {
+        Ok(jvm::measure(cfg, settings))
+    }
+
     fn findings(
         &self,
         cfg: &Config,
-        ms: &[&Measurement],
+        all: &[&Measurement],
         machine: &MachineInfo,
     ) -> Result<Vec<Artifact>, StudyError> {
-        if ms.is_empty() {
+        if all.is_empty() {
             return Ok(Vec::new());
         }
+        // The JVM's figures have their own table; cipherlab's findings read its own only.
+        let (java, ms): (Vec<&Measurement>, Vec<&Measurement>) = all
+            .iter()
+            .partition(|m| m.id.implementation == jvm::IMPLEMENTATION);
         let set = PdfSet::for_config(cfg);
         let sel = set
             .selection(cfg.scale)
             .ok_or_else(|| err(NAME, "the PDF set is empty"))?;
-        Ok(findings::artifacts(&set, &sel, ms, machine))
+        let mut out = findings::artifacts(&set, &sel, &ms, machine);
+        out.extend(jvm::findings(&java, &ms));
+        Ok(out)
     }
 
     fn profile_findings(&self, profiles: &[&Artifact]) -> Vec<Artifact> {
