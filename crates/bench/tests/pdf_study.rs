@@ -193,3 +193,39 @@ fn a_filter_that_matches_no_pdf_cipher_plans_nothing() {
     assert!(suite.ids().all(|id| id.algorithm.name() == "aes-256"));
     assert_eq!(suite.len(), 10);
 }
+
+/// The paper's own platform: PDFBox in the JVM under JMH (the Java runner's `pdf` op), AES-128
+/// at R4 and the paper's Ascon-128 swap, each kept with its JMH iterations as samples, and
+/// Fig. 10's order decided for them. Without the Java runner: SKIP, or a failure under CI.
+#[test]
+fn the_pdf_study_times_pdfbox_in_the_jvm_and_decides_fig_10_there() {
+    let rt = cipherlab_platforms::runtime("java").unwrap();
+    if let Err(not) = cipherlab_platforms::ready(rt, &cipherlab_platforms::platforms_dir(None)) {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI: the Java runner is not ready: {}",
+            not.why
+        );
+        println!("SKIP: the Java runner is not ready: {}", not.why);
+        return;
+    }
+    let cfg = Config {
+        filter: CipherFilter::new(&["aes-128", "ascon-128"]),
+        ..Config::new(Scale::Quick)
+    };
+    let study = studies::by_name("pdf").unwrap();
+    let e = study.elsewhere(&cfg, &Settings::quick()).unwrap();
+    let java: Vec<_> = e.measurements.iter().collect();
+    let names: Vec<String> = java.iter().map(|m| m.id.algorithm.to_string()).collect();
+    assert_eq!(names, ["aes-128", "ascon-128"], "{:?}", e.artifacts);
+    assert!(java.iter().all(|m| m.id.implementation == "pdfbox"
+        && m.id.runtime.as_str() == "java"
+        && m.summary.n == 5));
+    let artifacts = study.findings(&cfg, &java, &MachineInfo::detect()).unwrap();
+    let t = table(&artifacts, "jvm/fig-10");
+    let swap = row(&t, "ascon-128-r4");
+    assert!(
+        swap.iter().any(|c| c.verdict().is_some()),
+        "the swap's Fig. 10 order has a verdict: {swap:?}"
+    );
+}

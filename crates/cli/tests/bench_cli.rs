@@ -293,8 +293,15 @@ fn the_pdf_study_times_the_users_pdfs_and_checks_the_paper() {
         .unwrap()
         .load_run(1)
         .unwrap();
-    // Xoodyak only: 4 phases in 2 modes, keys and unlock.
-    assert_eq!(run.measurements.len(), 10);
+    // Xoodyak only: 4 phases in 2 modes, keys and unlock; beside them, where the Java
+    // runner is ready, PDFBox's whole job with the paper's Xoodyak swap (one figure).
+    let ours = run
+        .measurements
+        .iter()
+        .filter(|m| m.id.implementation != "pdfbox")
+        .count();
+    assert_eq!(ours, 10);
+    assert!(run.measurements.len() <= 11);
     assert!(
         run.measurements
             .iter()
@@ -303,7 +310,7 @@ fn the_pdf_study_times_the_users_pdfs_and_checks_the_paper() {
     let single: Vec<_> = run
         .measurements
         .iter()
-        .filter(|m| m.id.data_type == files[1].0)
+        .filter(|m| m.id.data_type == files[1].0 && m.id.implementation != "pdfbox")
         .collect();
     assert_eq!(single.len(), 4);
     assert!(
