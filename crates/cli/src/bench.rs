@@ -132,6 +132,8 @@ pub struct Args {
     profile: bool,
     /// Time a C implementation under the NIST LWC crypto_aead API (api.h and .c files in
     /// DIR) as provider NAME in the lwc study, beside cipherlab's own; may be repeated.
+    /// AEADs only: a crypto_hash folder is refused (exit 2; `cipherlab impl check` checks
+    /// hashes).
     /// DIR is built with every C compiler × flag set (as `cipherlab impl check`), its
     /// algorithm is the catalogue AEAD whose official KAT a build agrees with, and the
     /// fastest agreeing build is timed. A DIR with no agreeing build stops the run (exit
@@ -177,6 +179,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let studies = selected(args)?;
+    refuse_hash_impls(&args.impls)?;
     let scale = if args.quick {
         Scale::Quick
     } else if args.paper_sizes {
@@ -299,6 +302,23 @@ pub fn run(args: &Args) -> Result<ExitCode> {
 }
 
 /// Spinners that kept the other CPUs awake during `run`.
+/// `--impl` times AEADs in the lwc study: a folder whose api.h declares the `crypto_hash`
+/// API is refused before anything is built (exit 2); `impl check` checks it. A folder
+/// that cannot be read is left to the build, which says why.
+fn refuse_hash_impls(impls: &[cipherlab_bench::native::Impl]) -> Result<()> {
+    for i in impls {
+        if let Ok(src) = cipherlab_native::Source::read(&i.dir)
+            && matches!(src.api, cipherlab_native::Api::Hash { .. })
+        {
+            return Err(
+                anyhow::Error::new(cipherlab_native::Error::HashNotTimed(i.dir.clone()))
+                    .context(format!("--impl {}", i.name)),
+            );
+        }
+    }
+    Ok(())
+}
+
 fn spinners_of(run: &Run) -> usize {
     run.validity.keep_awake.unwrap_or(0) as usize
 }

@@ -1,15 +1,14 @@
 //! `cipherlab impl check DIR --algorithm ALG`: builds C code written to the NIST LWC /
-//! SUPERCOP `crypto_aead` API with every compiler and flag set, loads each build, and
-//! checks it against the algorithm's official KAT file and forged tags
-//! (`cipherlab-native`; docs/native.md).
+//! SUPERCOP `crypto_aead` or `crypto_hash` API with every compiler and flag set, loads
+//! each build, and checks it against the algorithm's official KAT file (and an AEAD's
+//! against forged tags) (`cipherlab-native`; docs/native.md).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use cipherlab_ciphers::CipherSpec;
 use cipherlab_cli::exit::{self, Kind};
-use cipherlab_native::{Outcome, Report};
+use cipherlab_native::{Api, Outcome, Report, Target};
 
 /// Options of `cipherlab impl`.
 #[derive(clap::Args)]
@@ -21,25 +20,29 @@ pub struct Args {
 #[derive(clap::Subcommand)]
 enum Command {
     /// Build a C implementation with every compiler × flag set, load each build, and check
-    /// it against the algorithm's official LWC KAT file and forged tags.
+    /// it against the algorithm's official LWC KAT file (an AEAD's also against forged
+    /// tags).
     ///
     /// `cipherlab impl check ./opt64 --algorithm ascon-aead128`
     ///
     /// DIR holds api.h (CRYPTO_KEYBYTES, CRYPTO_NPUBBYTES, CRYPTO_ABYTES) and .c files
-    /// defining crypto_aead_encrypt and crypto_aead_decrypt with the NIST LWC signatures.
-    /// Every .c file of DIR is compiled with -I DIR, -shared -fPIC, by gcc and clang (where
+    /// defining crypto_aead_encrypt and crypto_aead_decrypt with the NIST LWC signatures;
+    /// or, for a hash, api.h with CRYPTO_BYTES (the digest length, no CRYPTO_KEYBYTES) and
+    /// .c files defining crypto_hash. Every .c file of DIR is compiled with -I DIR, -shared -fPIC, by gcc and clang (where
     /// found) with -O2, -O3, -O3 -march=native, -Os and -O2 -fomit-frame-pointer
     /// -march=native, in a private temporary folder removed afterwards.
     ///
     /// SAFETY: loading a library runs its code in this process. Check only code you would
     /// run; nothing but DIR is built or loaded.
     ///
-    /// Each build: agrees (every KAT vector both ways, every forged tag refused; with a
-    /// quick 4 KiB timing), differs (the first vector's Count and the field: CT, PT or
-    /// tag), or build failed (the compiler's output is shown).
+    /// Each build: agrees (every KAT vector both ways, every forged tag refused; a hash:
+    /// every Msg gives its MD; with a quick 4 KiB timing), differs (the first vector's
+    /// Count and the field: CT, PT, tag or MD), or build failed (the compiler's output is
+    /// shown).
     ///
     /// Exit codes: 0 at least one build agrees; 10 none does; 2 usage (an unknown
-    /// algorithm, api.h sizes that are not the algorithm's, no api.h or .c files);
+    /// algorithm, api.h sizes or API that are not the algorithm's, a customizable XOF,
+    /// no api.h or .c files);
     /// 3 the KAT file is missing or unreadable; 5 DIR cannot be read; 9 no C compiler.
     Check(CheckArgs),
 }
@@ -48,9 +51,9 @@ enum Command {
 struct CheckArgs {
     /// The folder with api.h and the .c files.
     dir: PathBuf,
-    /// The catalogue AEAD it implements (`cipherlab list`): its KAT file is the one run.
-    /// Without it, the AEAD is found: among those with api.h's sizes, the one whose KAT a
-    /// build agrees with.
+    /// The catalogue AEAD or hash it implements (`cipherlab list`): its KAT file is the one
+    /// run. Without it, the algorithm is found: among those with api.h's sizes (a hash:
+    /// digest length CRYPTO_BYTES), the one whose KAT a build agrees with.
     #[arg(long, short = 'a', value_name = "ALG")]
     algorithm: Option<String>,
     /// The KAT folder (default: $CIPHERLAB_KAT_DIR, else ../shared/kat beside the
@@ -73,8 +76,8 @@ fn check(a: &CheckArgs) -> Result<ExitCode> {
     let kat = cipherlab_native::kat_folder(a.kat_dir.as_deref());
     let report = match &a.algorithm {
         Some(alg) => {
-            let spec = CipherSpec::parse(alg).context("--algorithm")?;
-            cipherlab_native::check_dir(&a.dir, &spec, &kat)
+            let target = Target::parse(alg).context("--algorithm")?;
+            cipherlab_native::check_target(&a.dir, &target, &kat)
         }
         None => cipherlab_native::identify(&a.dir, &kat),
     }
@@ -103,12 +106,10 @@ fn check(a: &CheckArgs) -> Result<ExitCode> {
 /// The human view: one line per build, then the details of the failures.
 pub fn table(r: &Report) -> String {
     let mut s = format!(
-        "{} as {} (api.h: key {} B, nonce {} B, tag {} B; sources sha256 {})\nKAT: {} ({} vectors)\n",
+        "{} as {} (api.h: {}; sources sha256 {})\nKAT: {} ({} vectors)\n",
         r.dir.display(),
         r.algorithm,
-        r.api.key,
-        r.api.nonce,
-        r.api.tag,
+        r.api.describe(),
         &r.source_hash,
         r.kat_file.display(),
         r.vectors
@@ -139,10 +140,15 @@ pub fn table(r: &Report) -> String {
                 } else {
                     ""
                 };
-                format!(
-                    "agrees    {vectors} vectors, {forgeries} forged tags refused, 4 KiB in {:.0} ns{star}",
-                    ns_4k
-                )
+                match r.api {
+                    Api::Aead(_) => format!(
+                        "agrees    {vectors} vectors, {forgeries} forged tags refused, 4 KiB in {:.0} ns{star}",
+                        ns_4k
+                    ),
+                    Api::Hash { .. } => {
+                        format!("agrees    {vectors} vectors, 4 KiB in {ns_4k:.0} ns{star}")
+                    }
+                }
             }
             Outcome::Differs {
                 count,

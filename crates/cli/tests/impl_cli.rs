@@ -1,8 +1,10 @@
 //! `cipherlab impl check` end to end, on the C code of crates/native/tests/c/: exit 0 when
 //! a build agrees, 10 when none does (a forged tag accepted, a changed round constant, a
 //! file that does not compile, whose compiler message is shown), 2 for sizes that are
-//! not the algorithm's, 5 for a folder that is not there; and `bench --impl` with the
-//! `lwc` study, through the binary, times the implementation as its own provider.
+//! not the algorithm's, 5 for a folder that is not there; the same for a hash under the
+//! `crypto_hash` API (a changed IV differs at Count 1, MD); and `bench --impl` with the
+//! `lwc` study, through the binary, times the implementation as its own provider, and
+//! refuses a hash.
 //!
 //! Needs a C compiler and the KAT folder: without them it prints SKIP (and fails when
 //! `CI` is set).
@@ -119,6 +121,83 @@ fn impl_check_exit_codes() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["algorithm"], "ascon-aead128");
+}
+
+#[test]
+fn impl_check_hashes() {
+    if !ready() {
+        return;
+    }
+    let o = check("ascon-hash256", "ascon-hash256", false);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
+    assert!(out.contains("crypto_hash, CRYPTO_BYTES 32"), "{out}");
+    assert!(out.contains("1025 vectors"), "{out}");
+    assert!(out.contains("fastest"), "{out}");
+    assert!(!out.contains("forged"), "{out}");
+
+    let o = check("wrong-hash-iv", "ascon-hash256", true);
+    assert_eq!(o.status.code(), Some(10));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["api"]["kind"], "hash");
+    assert_eq!(v["api"]["bytes"], 32);
+    let first = &v["builds"][0]["outcome"];
+    assert_eq!(
+        (first["result"].as_str(), first["count"].as_u64()),
+        (Some("differs"), Some(1))
+    );
+    assert_eq!(first["field"], "MD");
+
+    // Without --algorithm: CRYPTO_BYTES and no CRYPTO_KEYBYTES, so a hash; the KAT finds
+    // which one.
+    let d = c_dir("ascon-hash256");
+    let o = run_in(
+        BIN,
+        &["impl", "check", d.to_str().unwrap(), "--json"],
+        Path::new(env!("CARGO_MANIFEST_DIR")),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["algorithm"], "ascon-hash256");
+    assert_eq!(v["vectors"], 1025);
+
+    // The other API, the wrong length, a customizable XOF: usage.
+    let o = check("ascon-hash256", "ascon-aead128", false);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("crypto_hash"), "{}", stderr(&o));
+    let o = check("ascon-aead128", "ascon-hash256", false);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("crypto_aead"), "{}", stderr(&o));
+    let o = check("ascon-hash256", "ascon-xof128", false);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("64 B"), "{}", stderr(&o));
+    let o = check("ascon-hash256", "ascon-cxof128", false);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("customization"), "{}", stderr(&o));
+
+    // bench --impl times AEADs only: a hash is refused before anything is built.
+    let dir = tempfile::tempdir().unwrap();
+    let arg = format!("c-hash={}", d.display());
+    let o = run_in(
+        BIN,
+        &[
+            "bench",
+            "lwc",
+            "--quick",
+            "--impl",
+            &arg,
+            "--no-report",
+            "--db",
+            dir.path().join("r.sqlite").to_str().unwrap(),
+        ],
+        dir.path(),
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("hashes are checked by `impl check` only"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

@@ -117,14 +117,27 @@ int crypto_aead_decrypt(unsigned char *m, unsigned long long *mlen,
 #endif
 ";
 
+/// The frameworks' `crypto_hash.h`, supplied as [`CRYPTO_AEAD_H`] is (a folder's own copy
+/// wins).
+pub const CRYPTO_HASH_H: &str = "\
+/* crypto_hash.h as cipherlab-native supplies it: the NIST LWC / SUPERCOP API. */
+#ifndef CRYPTO_HASH_H
+#define CRYPTO_HASH_H
+int crypto_hash(unsigned char *out, const unsigned char *in,
+                unsigned long long inlen);
+#endif
+";
+
 /// Builds `src` with every compiler × flag set into `workshop`; a build that fails is
-/// kept with the compiler's output.
+/// kept with the compiler's output. Both frameworks' headers (`crypto_aead.h`,
+/// `crypto_hash.h`) are supplied, whichever API the folder's api.h declares.
 pub fn build_all(src: &Source, compilers: &[Compiler], workshop: &Workshop) -> Vec<Build> {
     let include = workshop.path().join("include");
     if let Err(e) = std::fs::create_dir_all(&include)
         .and_then(|()| std::fs::write(include.join("crypto_aead.h"), CRYPTO_AEAD_H))
+        .and_then(|()| std::fs::write(include.join("crypto_hash.h"), CRYPTO_HASH_H))
     {
-        let why = format!("cannot write crypto_aead.h to the build folder: {e}");
+        let why = format!("cannot write crypto_aead.h and crypto_hash.h to the build folder: {e}");
         return compilers
             .iter()
             .flat_map(|c| {

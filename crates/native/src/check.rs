@@ -1,31 +1,81 @@
-//! Checking builds: every vector of the algorithm's official LWC KAT file (encryption
-//! gives `CT`, decryption gives `PT` back), then forged tags (a flipped bit at several
-//! positions must be refused, the output wiped), then a quick timing of the builds that
-//! agree, to pick the fastest.
+//! Checking builds: every vector of the algorithm's official LWC KAT file (an AEAD:
+//! encryption gives `CT`, decryption gives `PT` back, then forged tags, a flipped bit at
+//! several positions, must be refused, the output wiped; a hash: `crypto_hash` of `Msg`
+//! gives `MD`), then a quick timing of the builds that agree, to pick the fastest.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use cipherlab_ciphers::{ALGORITHMS, Cipher, CipherSpec, Error as CipherError, Provider};
-use cipherlab_testkit::lwc::AeadVector;
+use cipherlab_ciphers::{
+    ALGORITHMS, CipherSpec, Error as CipherError, HASHES, HashAlgorithm, HashKind, Provider,
+};
+use cipherlab_testkit::lwc::{AeadVector, HashVector};
+use cipherlab_testkit::record::Record;
 
 use crate::build::{Build, Compiler, Workshop, build_all, compilers};
 use crate::error::Error;
 use crate::load::{Library, NativeAead, sizes_match};
-use crate::source::{ApiSizes, Source};
+use crate::source::{Api, ApiSizes, Source};
+
+/// What a folder is checked as: a catalogue AEAD (`crypto_aead`) or a catalogue hash
+/// (`crypto_hash`).
+#[derive(Clone, Copy, Debug)]
+pub enum Target {
+    /// An AEAD of the catalogue.
+    Aead(CipherSpec),
+    /// A hash of the catalogue (a fixed-output hash, or an XOF at its KAT's length).
+    Hash(&'static HashAlgorithm),
+}
+
+impl Target {
+    /// The catalogue algorithm called `name`: a hash (`cipherlab list`'s hashes) or an
+    /// AEAD.
+    pub fn parse(name: &str) -> Result<Target, CipherError> {
+        match cipherlab_ciphers::hashes::find(name) {
+            Some(h) => Ok(Target::Hash(h)),
+            None => CipherSpec::parse(name).map(Target::Aead),
+        }
+    }
+
+    /// Its name.
+    pub fn name(&self) -> String {
+        match self {
+            Target::Aead(spec) => spec.to_string(),
+            Target::Hash(h) => h.name.to_string(),
+        }
+    }
+}
+
+/// A KAT file's vectors, by API.
+enum Vectors {
+    Aead(CipherSpec, Vec<AeadVector>),
+    /// The digest length (api.h's `CRYPTO_BYTES`, checked against the hash's), the
+    /// vectors.
+    Hash(usize, Vec<HashVector>),
+}
+
+impl Vectors {
+    fn len(&self) -> usize {
+        match self {
+            Vectors::Aead(_, v) => v.len(),
+            Vectors::Hash(_, v) => v.len(),
+        }
+    }
+}
 
 /// What became of one build.
 #[derive(Clone, Debug, serde::Serialize)]
 #[serde(tag = "result", rename_all = "kebab-case")]
 pub enum Outcome {
-    /// Every KAT vector agreed both ways and every forged tag was refused.
+    /// Every KAT vector agreed (an AEAD: both ways, and every forged tag was refused).
     Agrees {
         /// KAT vectors checked.
         vectors: usize,
-        /// Forged tags refused.
+        /// Forged tags refused (0 for a hash: it has none).
         forgeries: usize,
-        /// Median nanoseconds per encryption of 4 KiB with 32 B of associated data
-        /// (wall clock, a quick figure to pick the fastest build, not a measurement).
+        /// Median nanoseconds per encryption of 4 KiB with 32 B of associated data (a
+        /// hash: per digest of 4 KiB) (wall clock, a quick figure to pick the fastest
+        /// build, not a measurement).
         ns_4k: f64,
     },
     /// The first vector where it did not.
@@ -33,7 +83,7 @@ pub enum Outcome {
         /// The vector's `Count`.
         count: usize,
         /// What differed: `CT` (encryption), `PT` (decryption), `tag` (a forgery
-        /// accepted).
+        /// accepted), `MD` (a hash's digest).
         field: String,
         /// The details.
         detail: String,
@@ -81,10 +131,10 @@ impl BuildReport {
 pub struct Report {
     /// The folder.
     pub dir: PathBuf,
-    /// The catalogue AEAD it was checked as.
+    /// The catalogue AEAD or hash it was checked as.
     pub algorithm: String,
-    /// Its api.h sizes.
-    pub api: ApiSizes,
+    /// Its api.h: the API (`"kind": "aead"` or `"hash"`) and sizes.
+    pub api: Api,
     /// The source hash.
     pub source_hash: String,
     /// The KAT file used.
@@ -99,7 +149,7 @@ pub struct Report {
     #[serde(skip)]
     pub workshop: Option<Workshop>,
     #[serde(skip)]
-    spec: Option<CipherSpec>,
+    target: Option<Target>,
 }
 
 impl Report {
@@ -120,11 +170,14 @@ impl Report {
         self.builds.iter().any(BuildReport::agrees)
     }
 
-    /// The fastest agreeing build loaded as provider `name`.
+    /// The fastest agreeing build loaded as provider `name` (an AEAD's only: a hash is
+    /// refused, [`Error::HashNotTimed`]).
     pub fn provider(&self, name: &str) -> Result<NativeAead, Error> {
-        let spec = self
-            .spec
-            .ok_or_else(|| Error::Name("no algorithm".into()))?;
+        let spec = match self.target {
+            Some(Target::Aead(spec)) => spec,
+            Some(Target::Hash(_)) => return Err(Error::HashNotTimed(self.dir.clone())),
+            None => return Err(Error::Name("no algorithm".into())),
+        };
         let best = self.fastest().ok_or_else(|| {
             Error::Name(format!(
                 "{}: no build agrees with the KAT, nothing to time (run `cipherlab impl check {} --algorithm {}`)",
@@ -154,26 +207,35 @@ pub fn kat_folder(explicit: Option<&Path>) -> PathBuf {
     cipherlab_testkit::kat::workspace_dir().join("../shared/kat")
 }
 
-/// The catalogue AEADs with an LWC KAT file, by name.
+/// The catalogue AEADs with an LWC KAT file, and the hashes `crypto_hash` can check, by
+/// name.
 fn lwc_names() -> String {
     ALGORITHMS
         .iter()
         .filter(|a| a.lwc_kat.is_some())
         .map(|a| a.name)
+        .chain(
+            HASHES
+                .iter()
+                .filter(|h| h.kind != HashKind::Cxof)
+                .map(|h| h.name),
+        )
         .collect::<Vec<_>>()
         .join(", ")
 }
 
-/// The KAT vectors of `spec`, read with the tests' parser (every field must be read).
-pub fn kat_vectors(spec: &CipherSpec, kat_dir: &Path) -> Result<(PathBuf, Vec<AeadVector>), Error> {
-    let rel = spec
-        .algorithm
-        .lwc_kat
-        .ok_or_else(|| Error::NoKat(spec.to_string(), lwc_names()))?;
+/// Every record of the KAT file `rel` in `kat_dir`, of `name`, read with the tests'
+/// parser and `read` (every field must be read).
+fn read_kat<T>(
+    name: &str,
+    rel: &str,
+    kat_dir: &Path,
+    read: fn(&Record) -> Result<T, String>,
+) -> Result<(PathBuf, Vec<T>), Error> {
     let path = kat_dir.join(rel);
     if !path.is_file() {
         return Err(Error::Kat(format!(
-            "{}: the KAT file of {spec} is missing (point --kat-dir or {} at the KAT folder)",
+            "{}: the KAT file of {name} is missing (point --kat-dir or {} at the KAT folder)",
             path.display(),
             cipherlab_testkit::kat::KAT_DIR_VAR
         )));
@@ -182,11 +244,11 @@ pub fn kat_vectors(spec: &CipherSpec, kat_dir: &Path) -> Result<(PathBuf, Vec<Ae
     let records = cipherlab_testkit::record::parse(&path, &label).map_err(Error::Kat)?;
     let mut vectors = Vec::with_capacity(records.len());
     for r in &records {
-        let v = AeadVector::read(r).map_err(Error::Kat)?;
+        let v = read(r).map_err(Error::Kat)?;
         let unread = r.unread();
         if !unread.is_empty() {
             return Err(Error::Kat(format!(
-                "{}: fields an AEAD KAT does not have: {unread:?}",
+                "{}: fields a KAT of {name} does not have: {unread:?}",
                 r.id()
             )));
         }
@@ -198,47 +260,153 @@ pub fn kat_vectors(spec: &CipherSpec, kat_dir: &Path) -> Result<(PathBuf, Vec<Ae
     Ok((path, vectors))
 }
 
+/// The KAT vectors of `hash`, read with the tests' parser, and the digest length they
+/// ask for: a fixed hash's own; an XOF's, the one length all its `MD`s have. A CXOF is
+/// refused (the `crypto_hash` API has no customization string).
+pub fn hash_kat_vectors(
+    hash: &'static HashAlgorithm,
+    kat_dir: &Path,
+) -> Result<(PathBuf, usize, Vec<HashVector>), Error> {
+    if hash.kind == HashKind::Cxof {
+        return Err(Error::Unsupported(format!(
+            "{} is a customizable XOF: the crypto_hash API has no customization string; C implementations can be checked for {}",
+            hash.name,
+            lwc_names()
+        )));
+    }
+    let (path, vectors) = read_kat(hash.name, hash.lwc_kat, kat_dir, HashVector::read)?;
+    if let Some(v) = vectors.iter().find(|v| v.custom.is_some()) {
+        return Err(Error::Kat(format!(
+            "{}: a customization string (Z) in a KAT of {}",
+            v.id, hash.name
+        )));
+    }
+    let len = match hash.kind {
+        HashKind::Hash => hash.output_len,
+        _ => vectors[0].md.len(),
+    };
+    if let Some(v) = vectors.iter().find(|v| v.md.len() != len) {
+        return Err(Error::Unsupported(format!(
+            "{}: MD is {} B, not {len} B: crypto_hash gives one length (CRYPTO_BYTES), so {} can be checked only with a KAT file of one output length",
+            v.id,
+            v.md.len(),
+            hash.name
+        )));
+    }
+    Ok((path, len, vectors))
+}
+
+/// The KAT vectors of `spec`, read with the tests' parser (every field must be read).
+pub fn kat_vectors(spec: &CipherSpec, kat_dir: &Path) -> Result<(PathBuf, Vec<AeadVector>), Error> {
+    let rel = spec
+        .algorithm
+        .lwc_kat
+        .ok_or_else(|| Error::NoKat(spec.to_string(), lwc_names()))?;
+    read_kat(&spec.to_string(), rel, kat_dir, AeadVector::read)
+}
+
+/// `target`'s KAT vectors for a folder whose api.h is `api`: refused first when api.h is
+/// of the other API or its sizes are not the target's (a hash's digest length is checked
+/// against `CRYPTO_BYTES` once its KAT file gave the length, for XOFs).
+fn target_vectors(
+    target: &Target,
+    api: Api,
+    dir: &Path,
+    kat_dir: &Path,
+) -> Result<(PathBuf, Vectors), Error> {
+    match *target {
+        Target::Aead(spec) => {
+            sizes_match(&spec, api, dir)?;
+            let (path, v) = kat_vectors(&spec, kat_dir)?;
+            Ok((path, Vectors::Aead(spec, v)))
+        }
+        Target::Hash(h) => {
+            let Api::Hash { bytes } = api else {
+                return Err(Error::ApiMismatch {
+                    folder: dir.to_path_buf(),
+                    api: "crypto_aead",
+                    algorithm: h.name.to_string(),
+                    what: "a hash (crypto_hash)",
+                });
+            };
+            if h.kind == HashKind::Hash && bytes != h.output_len {
+                return Err(Error::DigestMismatch {
+                    folder: dir.to_path_buf(),
+                    hash: h.name.to_string(),
+                    bytes,
+                    want: h.output_len,
+                });
+            }
+            let (path, len, v) = hash_kat_vectors(h, kat_dir)?;
+            if len != bytes {
+                return Err(Error::DigestMismatch {
+                    folder: dir.to_path_buf(),
+                    hash: h.name.to_string(),
+                    bytes,
+                    want: len,
+                });
+            }
+            Ok((path, Vectors::Hash(len, v)))
+        }
+    }
+}
+
 /// Builds `dir` with every compiler × flag set and checks each build as `spec` against
 /// its KAT file in `kat_dir`. Refuses a folder whose api.h sizes are not `spec`'s.
 pub fn check_dir(dir: &Path, spec: &CipherSpec, kat_dir: &Path) -> Result<Report, Error> {
+    check_target(dir, &Target::Aead(*spec), kat_dir)
+}
+
+/// Builds `dir` with every compiler × flag set and checks each build as `target` (an
+/// AEAD under `crypto_aead`, a hash under `crypto_hash`) against its KAT file in
+/// `kat_dir`. Refuses, before building, a folder whose api.h is of the other API or whose
+/// sizes are not the target's.
+pub fn check_target(dir: &Path, target: &Target, kat_dir: &Path) -> Result<Report, Error> {
     let src = Source::read(dir)?;
-    sizes_match(spec, src.api, dir)?;
-    let (kat_file, vectors) = kat_vectors(spec, kat_dir)?;
+    let (kat_file, vectors) = target_vectors(target, src.api, dir, kat_dir)?;
     let (compilers, workshop, builds) = build(&src)?;
     Ok(checked(
-        &src, spec, kat_file, &vectors, compilers, workshop, builds,
+        &src, target, kat_file, &vectors, compilers, workshop, builds,
     ))
 }
 
-/// Builds `dir` and finds which catalogue AEAD it implements: among the [`candidates`]
-/// of its api.h sizes, the first one some build agrees with (the KAT files' inputs
-/// differ, so a wrong candidate fails at its first vectors). Its report; when none
-/// agrees, the report of the candidate a build got furthest with.
+/// Builds `dir` and finds which catalogue algorithm it implements: among the
+/// [`candidates`] of its api.h (AEADs with its sizes; hashes with its digest length), the
+/// first one some build agrees with (the KAT files' inputs or outputs differ, so a wrong
+/// candidate fails at its first vectors). Its report; when none agrees, the report of the
+/// candidate a build got furthest with.
 pub fn identify(dir: &Path, kat_dir: &Path) -> Result<Report, Error> {
     let src = Source::read(dir)?;
-    let specs = candidates(src.api);
-    if specs.is_empty() {
+    let targets = candidates_of(src.api);
+    if targets.is_empty() {
+        let what = match src.api {
+            Api::Aead(_) => "AEAD with an LWC KAT file",
+            Api::Hash { .. } => "hash",
+        };
         return Err(Error::Name(format!(
-            "{}: no catalogue AEAD with an LWC KAT file has api.h's sizes (key {} B, nonce {} B, tag {} B); known: {}",
+            "{}: no catalogue {what} has api.h's sizes ({}); known: {}",
             dir.display(),
-            src.api.key,
-            src.api.nonce,
-            src.api.tag,
+            src.api.describe(),
             lwc_names()
         )));
     }
     let (compilers, workshop, builds) = build(&src)?;
     let mut first = None;
-    for spec in &specs {
-        let (kat_file, vectors) = match kat_vectors(spec, kat_dir) {
+    let mut last_error = None;
+    for target in &targets {
+        let (kat_file, vectors) = match target_vectors(target, src.api, dir, kat_dir) {
             Ok(k) => k,
-            // A candidate without its KAT file is skipped while others remain.
-            Err(_) if specs.len() > 1 => continue,
+            // A candidate without its KAT file (or an XOF whose KAT file has another
+            // length) is skipped while others remain.
+            Err(e) if targets.len() > 1 => {
+                last_error = Some(e);
+                continue;
+            }
             Err(e) => return Err(e),
         };
         let report = checked(
             &src,
-            spec,
+            target,
             kat_file,
             &vectors,
             compilers.clone(),
@@ -259,12 +427,13 @@ pub fn identify(dir: &Path, kat_dir: &Path) -> Result<Report, Error> {
     match first {
         Some(r) => Ok(Report { workshop, ..r }),
         None => Err(Error::Kat(format!(
-            "no KAT file found for any of {} (point --kat-dir or {} at the KAT folder)",
-            specs
+            "none of {} could be checked (the last: {}; point --kat-dir or {} at the KAT folder)",
+            targets
                 .iter()
-                .map(|s| s.to_string())
+                .map(Target::name)
                 .collect::<Vec<_>>()
                 .join(", "),
+            last_error.map(|e| e.to_string()).unwrap_or_default(),
             cipherlab_testkit::kat::KAT_DIR_VAR
         ))),
     }
@@ -279,7 +448,7 @@ fn progress(r: &Report) -> (usize, u8) {
             Outcome::Differs { count, field, .. } => Some((
                 *count,
                 match field.as_str() {
-                    "CT" => 1,
+                    "CT" | "MD" => 1,
                     "PT" => 2,
                     "tag" => 3,
                     _ => 0,
@@ -305,9 +474,9 @@ fn build(src: &Source) -> Result<Built, Error> {
 
 fn checked(
     src: &Source,
-    spec: &CipherSpec,
+    target: &Target,
     kat_file: PathBuf,
-    vectors: &[AeadVector],
+    vectors: &Vectors,
     compilers: Vec<Compiler>,
     workshop: Option<Workshop>,
     builds: Vec<Build>,
@@ -315,13 +484,13 @@ fn checked(
     let builds = builds
         .into_iter()
         .map(|b| {
-            let outcome = check_build(&b, src.api, spec, vectors);
+            let outcome = check_build(&b, src.api, vectors);
             BuildReport { build: b, outcome }
         })
         .collect();
     Report {
         dir: src.dir.clone(),
-        algorithm: spec.to_string(),
+        algorithm: target.name(),
         api: src.api,
         source_hash: src.hash.clone(),
         kat_file,
@@ -329,7 +498,7 @@ fn checked(
         compilers,
         builds,
         workshop,
-        spec: Some(*spec),
+        target: Some(*target),
     }
 }
 
@@ -344,8 +513,26 @@ pub fn candidates(api: ApiSizes) -> Vec<CipherSpec> {
         .collect()
 }
 
-/// Checks one build (already made) as `spec`.
-fn check_build(b: &Build, api: ApiSizes, spec: &CipherSpec, vectors: &[AeadVector]) -> Outcome {
+/// The catalogue algorithms a folder could implement: for the `crypto_aead` API the
+/// [`candidates`] of its sizes; for `crypto_hash`, the fixed-output hashes whose digest
+/// length is `CRYPTO_BYTES` and the XOFs (whose KAT file then must have that length).
+pub fn candidates_of(api: Api) -> Vec<Target> {
+    match api {
+        Api::Aead(sizes) => candidates(sizes).into_iter().map(Target::Aead).collect(),
+        Api::Hash { bytes } => HASHES
+            .iter()
+            .filter(|h| match h.kind {
+                HashKind::Hash => h.output_len == bytes,
+                HashKind::Xof => true,
+                HashKind::Cxof => false,
+            })
+            .map(Target::Hash)
+            .collect(),
+    }
+}
+
+/// Checks one build (already made) against `vectors`.
+fn check_build(b: &Build, api: Api, vectors: &Vectors) -> Outcome {
     let Some(path) = &b.library else {
         return Outcome::BuildFailed {
             output: b.output.clone(),
@@ -359,15 +546,52 @@ fn check_build(b: &Build, api: ApiSizes, spec: &CipherSpec, vectors: &[AeadVecto
             };
         }
     };
-    let provider = match NativeAead::new("native-check", *spec, lib) {
-        Ok(p) => p,
-        Err(e) => {
-            return Outcome::LoadFailed {
-                message: e.to_string(),
+    match vectors {
+        Vectors::Aead(spec, vectors) => {
+            let provider = match NativeAead::new("native-check", *spec, lib) {
+                Ok(p) => p,
+                Err(e) => {
+                    return Outcome::LoadFailed {
+                        message: e.to_string(),
+                    };
+                }
             };
+            check_provider(&provider, spec, vectors)
         }
-    };
-    check_provider(&provider, spec, vectors)
+        Vectors::Hash(len, vectors) => check_hash(&lib, *len, vectors),
+    }
+}
+
+/// Runs `vectors` through `lib`'s `crypto_hash` (digests of `len` bytes): `Msg` must give
+/// `MD`; on agreement, the quick timing.
+pub fn check_hash(lib: &Library, len: usize, vectors: &[HashVector]) -> Outcome {
+    for v in vectors {
+        let differs = |detail: String| Outcome::Differs {
+            count: v.count,
+            field: "MD".to_string(),
+            detail,
+        };
+        match lib.hash(&v.msg, len) {
+            Ok(md) if md == v.md => {}
+            Ok(md) => {
+                return differs(format!(
+                    "crypto_hash gave {}, the KAT says {}",
+                    hex::encode_upper(&md),
+                    hex::encode_upper(&v.md)
+                ));
+            }
+            Err(e) => return differs(e),
+        }
+    }
+    let msg = vec![0x5Au8; 4096];
+    let ns_4k = median_ns(|| {
+        let _ = std::hint::black_box(lib.hash(std::hint::black_box(&msg), len));
+    });
+    Outcome::Agrees {
+        vectors: vectors.len(),
+        forgeries: 0,
+        ns_4k,
+    }
 }
 
 /// Bit positions of the tag flipped for vector `i` (several per vector, spread over the
@@ -470,17 +694,22 @@ fn quick_timing(provider: &dyn Provider, spec: &CipherSpec) -> f64 {
         return f64::INFINITY;
     };
     let mut buf = vec![0x5Au8; spec.output_len(LEN)];
-    let mut once = |c: &mut Box<dyn Cipher>| {
+    median_ns(|| {
         let _ = std::hint::black_box(c.encrypt(&iv, &ad, std::hint::black_box(&mut buf), LEN));
-    };
+    })
+}
+
+/// Median wall-clock nanoseconds per call of `once`: 15 samples of 20 calls after a
+/// warm-up of 20.
+fn median_ns(mut once: impl FnMut()) -> f64 {
     for _ in 0..20 {
-        once(&mut c);
+        once();
     }
     let mut samples: Vec<f64> = (0..15)
         .map(|_| {
             let t = Instant::now();
             for _ in 0..20 {
-                once(&mut c);
+                once();
             }
             t.elapsed().as_nanos() as f64 / 20.0
         })

@@ -13,7 +13,7 @@ pub enum Error {
     NotAFolder(PathBuf),
     /// `api.h` is missing or does not define a size.
     #[error(
-        "{path}: {message} (the NIST LWC API's api.h defines CRYPTO_KEYBYTES, CRYPTO_NPUBBYTES and CRYPTO_ABYTES)"
+        "{path}: {message} (the NIST LWC API's api.h defines CRYPTO_KEYBYTES, CRYPTO_NPUBBYTES and CRYPTO_ABYTES for crypto_aead, CRYPTO_BYTES for crypto_hash)"
     )]
     ApiH {
         /// The api.h looked at.
@@ -46,6 +46,43 @@ pub enum Error {
         /// The catalogue's tag bytes.
         want_tag: usize,
     },
+    /// api.h declares one API (`crypto_aead`, `crypto_hash`) and the algorithm is of the
+    /// other.
+    #[error(
+        "{folder}: api.h declares the {api} API, but {algorithm} is {what}: this is not an implementation of {algorithm} (check --algorithm)"
+    )]
+    ApiMismatch {
+        /// The folder.
+        folder: PathBuf,
+        /// The API api.h declares.
+        api: &'static str,
+        /// The catalogue algorithm asked for.
+        algorithm: String,
+        /// What that algorithm is ("an AEAD (crypto_aead)", "a hash (crypto_hash)").
+        what: &'static str,
+    },
+    /// api.h's CRYPTO_BYTES is not the hash's digest length.
+    #[error(
+        "{folder}: api.h says CRYPTO_BYTES {bytes}, but {hash} gives {want} B: this is not an implementation of {hash} (check --algorithm)"
+    )]
+    DigestMismatch {
+        /// The folder.
+        folder: PathBuf,
+        /// The catalogue hash asked for.
+        hash: String,
+        /// api.h's CRYPTO_BYTES.
+        bytes: usize,
+        /// The hash's digest length (an XOF's: its KAT file's).
+        want: usize,
+    },
+    /// A catalogue hash the `crypto_hash` API cannot express (a customizable XOF).
+    #[error("{0}")]
+    Unsupported(String),
+    /// `bench --impl` was given a `crypto_hash` folder.
+    #[error(
+        "{0}: api.h declares the crypto_hash API: `--impl` times AEADs in the lwc study; hashes are checked by `impl check` only"
+    )]
+    HashNotTimed(PathBuf),
     /// The algorithm is not a catalogue AEAD with an LWC KAT file.
     #[error(
         "{0} has no NIST LWC KAT file in the catalogue: C implementations can be checked for {1}"
@@ -90,6 +127,10 @@ impl Error {
             Error::ApiH { .. }
             | Error::NoSources(_)
             | Error::SizesMismatch { .. }
+            | Error::ApiMismatch { .. }
+            | Error::DigestMismatch { .. }
+            | Error::Unsupported(_)
+            | Error::HashNotTimed(_)
             | Error::NoKat(..)
             | Error::Name(_) => ErrorKind::Usage,
         }

@@ -5,6 +5,10 @@
 //! the fastest build that agrees offered as a [`cipherlab_ciphers::Provider`]
 //! ([`load::NativeAead`]), which `providers::register` makes usable by name everywhere.
 //!
+//! C implementations of a catalogue hash written to the `crypto_hash` API are built,
+//! loaded and checked against their KAT file the same way ([`check::Target::Hash`]); they
+//! are not made providers (no study times hashes).
+//!
 //! # Safety of loading
 //!
 //! Loading a library runs its code (its initialisers run at load, its functions at every
@@ -34,6 +38,15 @@
 //!
 //! returning 0 on success and non-zero when decryption's tag does not verify; `c` is the
 //! ciphertext followed by the `CRYPTO_ABYTES`-byte tag (docs/native.md).
+//!
+//! A hash's folder holds `api.h` with `CRYPTO_BYTES` (the digest length) and no
+//! `CRYPTO_KEYBYTES`, and `.c` files defining
+//!
+//! ```c
+//! int crypto_hash(unsigned char *out, const unsigned char *in, unsigned long long inlen);
+//! ```
+//!
+//! writing `CRYPTO_BYTES` bytes to `out` and returning 0.
 
 pub mod build;
 pub mod check;
@@ -41,8 +54,10 @@ mod error;
 pub mod load;
 pub mod source;
 
-pub use build::{Build, CRYPTO_AEAD_H, Compiler, FLAG_SETS, Workshop, compilers};
-pub use check::{BuildReport, Outcome, Report, check_dir, identify, kat_folder, load_built};
+pub use build::{Build, CRYPTO_AEAD_H, CRYPTO_HASH_H, Compiler, FLAG_SETS, Workshop, compilers};
+pub use check::{
+    BuildReport, Outcome, Report, Target, check_dir, check_target, identify, kat_folder, load_built,
+};
 pub use error::Error;
 pub use load::{Library, NativeAead};
-pub use source::{ApiSizes, Source};
+pub use source::{Api, ApiSizes, Source};

@@ -1,11 +1,12 @@
 //! Loading a built library and calling it: [`Library`] holds the two `crypto_aead`
-//! functions, [`NativeAead`] offers them as a cipherlab provider for one catalogue AEAD.
+//! functions or the `crypto_hash` function (as its api.h declares), [`NativeAead`] offers
+//! the former as a cipherlab provider for one catalogue AEAD.
 //!
 //! Loading runs the library's code (see the crate's safety note). Every call passes
 //! buffers sized from `api.h` and the message, and the lengths the C code reports are
 //! checked against those sizes before a byte is read back.
 
-// The only unsafe code of the crate: loading a library and calling its two functions.
+// The only unsafe code of the crate: loading a library and calling its functions.
 #![allow(unsafe_code)]
 
 use std::os::raw::{c_int, c_uchar, c_ulonglong};
@@ -16,7 +17,7 @@ use cipherlab_ciphers::{Cipher, CipherSpec, Error as CipherError, Provider};
 use zeroize::{Zeroize, Zeroizing};
 
 use crate::error::Error;
-use crate::source::ApiSizes;
+use crate::source::{Api, ApiSizes};
 
 type EncryptFn = unsafe extern "C" fn(
     c: *mut c_uchar,
@@ -42,23 +43,39 @@ type DecryptFn = unsafe extern "C" fn(
     k: *const c_uchar,
 ) -> c_int;
 
-/// A loaded library with its `crypto_aead_encrypt` and `crypto_aead_decrypt`, and the
-/// sizes its `api.h` declared.
+type HashFn =
+    unsafe extern "C" fn(out: *mut c_uchar, input: *const c_uchar, inlen: c_ulonglong) -> c_int;
+
+/// The functions of a loaded library, by API.
+#[derive(Debug, Clone, Copy)]
+enum Functions {
+    Aead {
+        sizes: ApiSizes,
+        encrypt: EncryptFn,
+        decrypt: DecryptFn,
+    },
+    Hash {
+        bytes: usize,
+        hash: HashFn,
+    },
+}
+
+/// A loaded library with the functions of the API its `api.h` declared
+/// (`crypto_aead_encrypt` and `crypto_aead_decrypt`, or `crypto_hash`), and its sizes.
 #[derive(Debug)]
 pub struct Library {
     path: PathBuf,
-    api: ApiSizes,
-    encrypt: EncryptFn,
-    decrypt: DecryptFn,
+    api: Api,
+    functions: Functions,
     // Kept loaded as long as the function pointers above live.
     _lib: libloading::Library,
 }
 
 impl Library {
-    /// Loads the library at `path`, which implements the API with sizes `api`.
+    /// Loads the library at `path`, which implements the API `api` (its sizes).
     ///
     /// This runs the library's initialisers: load only what the user named and built.
-    pub fn load(path: &Path, api: ApiSizes) -> Result<Library, Error> {
+    pub fn load(path: &Path, api: Api) -> Result<Library, Error> {
         let err = |message: String| Error::Load {
             path: path.to_path_buf(),
             message,
@@ -71,22 +88,71 @@ impl Library {
         // SAFETY: the symbols are declared by the NIST LWC API with exactly these
         // signatures (unsigned long long lengths, int return); the pointers are copied
         // out and only used while `lib` is kept loaded (it is a field of the result).
-        let (encrypt, decrypt) = unsafe {
-            let e: libloading::Symbol<'_, EncryptFn> = lib
-                .get(b"crypto_aead_encrypt\0")
-                .map_err(|e| err(format!("no crypto_aead_encrypt: {e}")))?;
-            let d: libloading::Symbol<'_, DecryptFn> = lib
-                .get(b"crypto_aead_decrypt\0")
-                .map_err(|e| err(format!("no crypto_aead_decrypt: {e}")))?;
-            (*e, *d)
+        let functions = unsafe {
+            match api {
+                Api::Aead(sizes) => {
+                    let e: libloading::Symbol<'_, EncryptFn> = lib
+                        .get(b"crypto_aead_encrypt\0")
+                        .map_err(|e| err(format!("no crypto_aead_encrypt: {e}")))?;
+                    let d: libloading::Symbol<'_, DecryptFn> = lib
+                        .get(b"crypto_aead_decrypt\0")
+                        .map_err(|e| err(format!("no crypto_aead_decrypt: {e}")))?;
+                    Functions::Aead {
+                        sizes,
+                        encrypt: *e,
+                        decrypt: *d,
+                    }
+                }
+                Api::Hash { bytes } => {
+                    let h: libloading::Symbol<'_, HashFn> = lib
+                        .get(b"crypto_hash\0")
+                        .map_err(|e| err(format!("no crypto_hash: {e}")))?;
+                    Functions::Hash { bytes, hash: *h }
+                }
+            }
         };
         Ok(Library {
             path: path.to_path_buf(),
             api,
-            encrypt,
-            decrypt,
+            functions,
             _lib: lib,
         })
+    }
+
+    /// `crypto_hash` of `msg`, as a hash whose digest is `want` bytes: refused before the
+    /// call unless `want` is api.h's `CRYPTO_BYTES` (the output buffer is allocated with
+    /// exactly that many bytes, the most the API lets the function write).
+    pub fn hash(&self, msg: &[u8], want: usize) -> Result<Vec<u8>, String> {
+        let Functions::Hash { bytes, hash } = self.functions else {
+            return Err("the library implements crypto_aead, not crypto_hash".into());
+        };
+        if want != bytes {
+            return Err(format!(
+                "a {want}-byte digest asked of a library whose api.h says CRYPTO_BYTES {bytes}"
+            ));
+        }
+        let mut out = vec![0u8; bytes];
+        // SAFETY: `out` holds CRYPTO_BYTES bytes (api.h), which is what the API lets the
+        // function write; `msg` is valid for the length passed.
+        let rc = unsafe { hash(out.as_mut_ptr(), msg.as_ptr(), msg.len() as c_ulonglong) };
+        if rc != 0 {
+            return Err(format!("crypto_hash returned {rc}"));
+        }
+        Ok(out)
+    }
+
+    /// The AEAD functions and sizes, or why not.
+    fn aead(&self) -> Result<(ApiSizes, EncryptFn, DecryptFn), String> {
+        match self.functions {
+            Functions::Aead {
+                sizes,
+                encrypt,
+                decrypt,
+            } => Ok((sizes, encrypt, decrypt)),
+            Functions::Hash { .. } => {
+                Err("the library implements crypto_hash, not crypto_aead".into())
+            }
+        }
     }
 
     /// Where it was loaded from.
@@ -94,8 +160,8 @@ impl Library {
         &self.path
     }
 
-    /// Its `api.h` sizes.
-    pub fn api(&self) -> ApiSizes {
+    /// Its `api.h`: the API and sizes.
+    pub fn api(&self) -> Api {
         self.api
     }
 
@@ -109,8 +175,9 @@ impl Library {
         npub: &[u8],
         k: &[u8],
     ) -> Result<usize, String> {
-        let need = m.len() + self.api.tag;
-        if out.len() < need || npub.len() != self.api.nonce || k.len() != self.api.key {
+        let (api, encrypt, _) = self.aead()?;
+        let need = m.len() + api.tag;
+        if out.len() < need || npub.len() != api.nonce || k.len() != api.key {
             return Err("buffer or sizes do not match api.h".into());
         }
         let mut clen: c_ulonglong = 0;
@@ -119,7 +186,7 @@ impl Library {
         // (npub and k checked against api.h above); nsec is NULL, as CRYPTO_NSECBYTES is
         // 0 (checked when api.h was read); clen is a valid place for the output length.
         let rc = unsafe {
-            (self.encrypt)(
+            encrypt(
                 out.as_mut_ptr(),
                 &mut clen,
                 m.as_ptr(),
@@ -153,20 +220,21 @@ impl Library {
         npub: &[u8],
         k: &[u8],
     ) -> Result<Option<usize>, String> {
-        if c.len() < self.api.tag {
+        let (api, _, decrypt) = self.aead()?;
+        if c.len() < api.tag {
             return Ok(None);
         }
-        if out.len() < c.len() || npub.len() != self.api.nonce || k.len() != self.api.key {
+        if out.len() < c.len() || npub.len() != api.nonce || k.len() != api.key {
             return Err("buffer or sizes do not match api.h".into());
         }
-        let want = c.len() - self.api.tag;
+        let want = c.len() - api.tag;
         let mut mlen: c_ulonglong = 0;
         // SAFETY: `out` holds clen bytes, more than the clen - CRYPTO_ABYTES the API lets
         // the function write; `c`, `ad`, `npub`, `k` are valid for the lengths passed
         // (npub and k checked against api.h above); nsec is NULL (CRYPTO_NSECBYTES 0);
         // mlen is a valid place for the output length.
         let rc = unsafe {
-            (self.decrypt)(
+            decrypt(
                 out.as_mut_ptr(),
                 &mut mlen,
                 std::ptr::null_mut(),
@@ -225,8 +293,24 @@ impl NativeAead {
     }
 }
 
-/// Refuses `api` when it is not `spec`'s key, nonce and tag sizes.
-pub(crate) fn sizes_match(spec: &CipherSpec, api: ApiSizes, folder: &Path) -> Result<(), Error> {
+/// Refuses `api` when it is not the `crypto_aead` API with `spec`'s key, nonce and tag
+/// sizes.
+pub(crate) fn sizes_match(spec: &CipherSpec, api: Api, folder: &Path) -> Result<(), Error> {
+    let api = match api {
+        Api::Aead(sizes) => sizes,
+        Api::Hash { .. } => {
+            return Err(Error::ApiMismatch {
+                folder: folder.to_path_buf(),
+                api: "crypto_hash",
+                algorithm: spec.to_string(),
+                what: if spec.is_aead() {
+                    "an AEAD (crypto_aead)"
+                } else {
+                    "not an AEAD"
+                },
+            });
+        }
+    };
     if !spec.is_aead()
         || api.key != spec.key_len()
         || api.nonce != spec.iv_len()

@@ -1,4 +1,5 @@
-//! The folder a user names: its `api.h` sizes, its `.c` files, and a hash over them.
+//! The folder a user names: its `api.h` (which API, and its sizes), its `.c` files, and a
+//! hash over them.
 
 use std::path::{Path, PathBuf};
 
@@ -19,13 +20,54 @@ pub struct ApiSizes {
     pub nsec: usize,
 }
 
-/// A folder of C code under the `crypto_aead` API.
+/// What `api.h` declares: the `crypto_aead` API with its sizes, or the `crypto_hash` API
+/// with its digest length (`CRYPTO_BYTES` without `CRYPTO_KEYBYTES`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Api {
+    /// `crypto_aead_encrypt` and `crypto_aead_decrypt`.
+    Aead(ApiSizes),
+    /// `crypto_hash`.
+    Hash {
+        /// `CRYPTO_BYTES`: the digest length.
+        bytes: usize,
+    },
+}
+
+impl Api {
+    /// The API's name: `crypto_aead` or `crypto_hash`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Api::Aead(_) => "crypto_aead",
+            Api::Hash { .. } => "crypto_hash",
+        }
+    }
+
+    /// The AEAD sizes, when it is the `crypto_aead` API.
+    pub fn aead(&self) -> Option<ApiSizes> {
+        match self {
+            Api::Aead(s) => Some(*s),
+            Api::Hash { .. } => None,
+        }
+    }
+
+    /// How api.h reads, for messages: `key 16 B, nonce 16 B, tag 16 B` or
+    /// `CRYPTO_BYTES 32`.
+    pub fn describe(&self) -> String {
+        match self {
+            Api::Aead(s) => format!("key {} B, nonce {} B, tag {} B", s.key, s.nonce, s.tag),
+            Api::Hash { bytes } => format!("crypto_hash, CRYPTO_BYTES {bytes}"),
+        }
+    }
+}
+
+/// A folder of C code under the `crypto_aead` or the `crypto_hash` API.
 #[derive(Clone, Debug)]
 pub struct Source {
     /// The folder.
     pub dir: PathBuf,
-    /// `api.h`'s sizes.
-    pub api: ApiSizes,
+    /// What its `api.h` declares.
+    pub api: Api,
     /// Its `.c` files, sorted by name.
     pub c_files: Vec<PathBuf>,
     /// SHA-256 (hex) over every `.c` and `.h` file, sorted by name: each name, a 0 byte,
@@ -33,7 +75,7 @@ pub struct Source {
     pub hash: String,
 }
 
-/// The largest size api.h may declare (bytes): the LWC AEADs use 16 to 32.
+/// The largest size api.h may declare (bytes): the LWC AEADs use 16 to 32, the hashes 32.
 const MAX_SIZE: usize = 1024;
 
 impl Source {
@@ -84,9 +126,10 @@ fn ext(p: &Path) -> Option<&str> {
     p.extension().and_then(|e| e.to_str())
 }
 
-/// The sizes of an `api.h`: `#define CRYPTO_KEYBYTES 16` lines (a `U`/`u` suffix or
-/// parentheses allowed).
-pub fn parse_api(text: &str) -> Result<ApiSizes, String> {
+/// The API and sizes of an `api.h`: `#define CRYPTO_KEYBYTES 16` lines (a `U`/`u` suffix
+/// or parentheses allowed). With `CRYPTO_KEYBYTES` it is the `crypto_aead` API; with
+/// `CRYPTO_BYTES` and no `CRYPTO_KEYBYTES`, the `crypto_hash` API.
+pub fn parse_api(text: &str) -> Result<Api, String> {
     let get = |name: &str| -> Result<Option<usize>, String> {
         for line in text.lines() {
             let mut words = line.split_whitespace();
@@ -107,6 +150,15 @@ pub fn parse_api(text: &str) -> Result<ApiSizes, String> {
         Ok(None)
     };
     let need = |name: &str| get(name)?.ok_or_else(|| format!("no #define {name}"));
+    if get("CRYPTO_KEYBYTES")?.is_none() {
+        return match get("CRYPTO_BYTES")? {
+            Some(0) => Err("CRYPTO_BYTES is 0: a hash gives at least one byte".into()),
+            Some(bytes) => Ok(Api::Hash { bytes }),
+            None => Err(
+                "no #define CRYPTO_KEYBYTES (an AEAD's api.h) or CRYPTO_BYTES (a hash's)".into(),
+            ),
+        };
+    }
     let api = ApiSizes {
         key: need("CRYPTO_KEYBYTES")?,
         nonce: need("CRYPTO_NPUBBYTES")?,
@@ -119,7 +171,7 @@ pub fn parse_api(text: &str) -> Result<ApiSizes, String> {
             api.nsec
         ));
     }
-    Ok(api)
+    Ok(Api::Aead(api))
 }
 
 #[cfg(test)]
@@ -132,6 +184,8 @@ mod tests {
         let api = parse_api(
             "#define CRYPTO_KEYBYTES 16\n#define CRYPTO_NSECBYTES 0\n#define CRYPTO_NPUBBYTES (16)\n#define CRYPTO_ABYTES 16U\n",
         )
+        .unwrap()
+        .aead()
         .unwrap();
         assert_eq!((api.key, api.nonce, api.tag, api.nsec), (16, 16, 16, 0));
         assert!(
@@ -153,6 +207,27 @@ mod tests {
             parse_api("#define CRYPTO_KEYBYTES 16\n#define CRYPTO_NPUBBYTES 16\n#define CRYPTO_ABYTES 16\n#define CRYPTO_NSECBYTES 8\n")
                 .unwrap_err()
                 .contains("NSECBYTES")
+        );
+        // A hash: CRYPTO_BYTES without CRYPTO_KEYBYTES.
+        assert_eq!(
+            parse_api("#define CRYPTO_BYTES 32\n").unwrap(),
+            Api::Hash { bytes: 32 }
+        );
+        assert!(
+            parse_api("#define CRYPTO_BYTES 0\n")
+                .unwrap_err()
+                .contains("0")
+        );
+        assert!(
+            parse_api("/* nothing */\n")
+                .unwrap_err()
+                .contains("CRYPTO_BYTES")
+        );
+        // CRYPTO_KEYBYTES makes it an AEAD, whatever else is there.
+        assert!(
+            parse_api("#define CRYPTO_KEYBYTES 16\n#define CRYPTO_BYTES 32\n")
+                .unwrap_err()
+                .contains("CRYPTO_NPUBBYTES")
         );
     }
 }
