@@ -62,11 +62,7 @@ impl Study for DataSizeStudy {
     fn plan<'a>(&self, cfg: &Config, suite: &mut Suite<'a>) -> Result<(), StudyError> {
         for input in inputs(cfg) {
             for spec in file_study_ciphers().filter(|s| cfg.filter.accepts_spec(s)) {
-                for provider in cfg.rust_providers(&spec) {
-                    let s = Target {
-                        provider,
-                        ..Target::new(NAME, spec)
-                    };
+                for s in Target::each(NAME, spec, cfg) {
                     add_encrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;
                 }
             }

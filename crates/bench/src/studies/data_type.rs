@@ -57,11 +57,7 @@ impl Study for DataTypeStudy {
         // Input-major order: each input is made once and reused by every cipher.
         for input in inputs(cfg) {
             for spec in file_study_ciphers().filter(|s| cfg.filter.accepts_spec(s)) {
-                for provider in cfg.rust_providers(&spec) {
-                    let s = Target {
-                        provider,
-                        ..Target::new(NAME, spec)
-                    };
+                for s in Target::each(NAME, spec, cfg) {
                     add_encrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;
                 }
             }

@@ -66,11 +66,7 @@ impl Study for DensityStudy {
                 .chain(MODERN)
                 .filter(|s| cfg.filter.accepts_spec(s))
             {
-                for provider in cfg.rust_providers(&spec) {
-                    let s = Target {
-                        provider,
-                        ..Target::new(NAME, spec)
-                    };
+                for s in Target::each(NAME, spec, cfg) {
                     add_encrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;
                 }
             }

@@ -77,11 +77,7 @@ impl Study for KeySizeStudy {
             .into_iter()
             .filter(|s| cfg.filter.accepts_spec(s))
         {
-            for provider in cfg.rust_providers(&spec) {
-                let s = Target {
-                    provider,
-                    ..Target::new(NAME, spec)
-                };
+            for s in Target::each(NAME, spec, cfg) {
                 add_init(suite, &s).map_err(|e| err(NAME, e))?;
                 add_encrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;
             }

@@ -62,11 +62,7 @@ impl Study for ModesStudy {
     fn plan<'a>(&self, cfg: &Config, suite: &mut Suite<'a>) -> Result<(), StudyError> {
         let input = input(cfg);
         for spec in specs().into_iter().filter(|s| cfg.filter.accepts_spec(s)) {
-            for provider in cfg.rust_providers(&spec) {
-                let s = Target {
-                    provider,
-                    ..Target::new(NAME, spec)
-                };
+            for s in Target::each(NAME, spec, cfg) {
                 add_encrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;
                 add_decrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;
             }

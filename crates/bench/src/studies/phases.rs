@@ -94,11 +94,7 @@ impl Study for PhasesStudy {
         // small integers and text, which sparse corpus data resembles.
         let input = Input::corpus(DataType::Sparse, OBJECT_BYTES);
         for spec in CIPHERS.into_iter().filter(|s| cfg.filter.accepts_spec(s)) {
-            for provider in cfg.rust_providers(&spec) {
-                let s = Target {
-                    provider,
-                    ..Target::new(NAME, spec)
-                };
+            for s in Target::each(NAME, spec, cfg) {
                 add_keygen(suite, &s).map_err(|e| err(NAME, e))?;
                 add_init(suite, &s).map_err(|e| err(NAME, e))?;
                 add_encrypt(suite, &s, &input).map_err(|e| err(NAME, e))?;

@@ -45,6 +45,18 @@ impl Target {
         }
     }
 
+    /// `spec` through each in-process provider `cfg` asks for: the default without
+    /// `--provider` ([`super::Config::rust_providers`]).
+    pub fn each(study: &'static str, spec: CipherSpec, cfg: &super::Config) -> Vec<Target> {
+        cfg.rust_providers(&spec)
+            .into_iter()
+            .map(|provider| Target {
+                provider,
+                ..Target::new(study, spec)
+            })
+            .collect()
+    }
+
     /// Proves the cipher (see [`check`]) and returns the provider that will run it.
     fn prove(&self) -> Result<&'static str, String> {
         check::prove(&self.spec, self.provider)
