@@ -7,30 +7,12 @@
 //! fail.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::{Path, PathBuf};
+mod support;
+
+use support::{c_dir, ready};
 
 use cipherlab_ciphers::{CipherSpec, Provider, providers};
 use cipherlab_native::{Error, FLAG_SETS, Outcome, check_dir, compilers, identify};
-
-fn c_dir(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/c")
-        .join(name)
-}
-
-/// The KAT folder and whether a compiler is here; `None` (after SKIP) when either is
-/// missing and that may be skipped.
-fn ready() -> Option<PathBuf> {
-    if compilers().is_empty() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "no C compiler (gcc, clang, cc) and CI is set: install one"
-        );
-        println!("SKIP: no C compiler (gcc, clang or cc) on PATH");
-        return None;
-    }
-    cipherlab_testkit::kat::kat_dir()
-}
 
 fn ascon() -> CipherSpec {
     CipherSpec::parse("ascon-aead128").unwrap()
