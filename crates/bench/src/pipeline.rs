@@ -40,8 +40,6 @@ pub struct Plan {
     pub keep_awake: bool,
     /// The command line stored with the run.
     pub command_line: String,
-    /// Sample where each figure's CPU time goes ([`crate::profile`]); off by default.
-    pub profile: bool,
     /// C implementations to build, check and time as providers (`--impl NAME=DIR`,
     /// [`crate::native`]); the `lwc` study times them. Empty by default.
     pub impls: Vec<crate::native::Impl>,
@@ -58,7 +56,6 @@ impl Plan {
             store,
             keep_awake: true,
             command_line: std::env::args().collect::<Vec<_>>().join(" "),
-            profile: false,
             impls: Vec::new(),
         }
     }
@@ -214,7 +211,7 @@ pub fn is_fork_child() -> Result<bool, Error> {
 /// suite).
 pub fn run(plan: &Plan, on: &mut dyn FnMut(Event<'_>)) -> Result<Run, Error> {
     let child = is_fork_child()?;
-    if plan.profile && plan.settings.forks > 0 {
+    if plan.config.profile && plan.settings.forks > 0 {
         return Err(Error::ProfileWithForks);
     }
     let mut on = |e: Event<'_>| {
@@ -316,7 +313,7 @@ pub fn run(plan: &Plan, on: &mut dyn FnMut(Event<'_>)) -> Result<Run, Error> {
     let measurements = [measurements, elsewhere].concat();
     let elapsed = started.elapsed();
     let load_end = load_average().map(|l| load_without_spinners(l, spinners, elapsed));
-    if plan.profile && !child {
+    if plan.config.profile && !child {
         on(Event::Profiling {
             benchmarks: suite.len(),
         });
@@ -350,7 +347,11 @@ pub fn run(plan: &Plan, on: &mut dyn FnMut(Event<'_>)) -> Result<Run, Error> {
             if mine.is_empty() {
                 Vec::new()
             } else {
-                s.profile_findings(&mine)
+                let all: Vec<&Measurement> = measurements
+                    .iter()
+                    .filter(|m| m.id.study == s.name())
+                    .collect();
+                s.profile_findings(&mine, &all)
             }
         })
         .collect();

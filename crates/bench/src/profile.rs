@@ -148,6 +148,14 @@ impl Work {
     /// decides: a stack under the password algorithms is key derivation even where it
     /// runs AES or a hash (R6's hash loop does); else one that reaches cipher code is the
     /// cipher, even when the writer called it; else writing, then parsing.
+    ///
+    /// The same rules sort the JVM's stacks (the Java runner's Flight Recorder profiles
+    /// of PDFBox, frames `package.Class.method`): PDFBox's `StandardSecurityHandler` is
+    /// the password algorithms (its per-object encryption is in `SecurityHandler`); the
+    /// JDK's and BouncyCastle's crypto, including the MD5 of each object's key, is the
+    /// cipher; `pdfwriter` is writing; `pdfparser`, `io`, `filter` and `Loader` are
+    /// parsing. PDFBox parses an object only when it is first used, which is often while
+    /// its writer walks the document: its parser's frames outrank the writer's.
     pub fn of_stack(stack: &str) -> Work {
         let has = |needles: &[&str]| {
             stack
@@ -158,6 +166,7 @@ impl Work {
             "cipherlab_pdf::password",
             "cipherlab_pdf::lwc::keys",
             "cipherlab_pdf::standard",
+            "org.apache.pdfbox.pdmodel.encryption.StandardSecurityHandler.",
         ]) {
             Work::KeyDerivation
         } else if has(&[
@@ -171,9 +180,20 @@ impl Work {
             "chacha20",
             "aes_gcm::",
             "cipherlab_ciphers::providers",
+            "javax.crypto.",
+            "com.sun.crypto.provider.",
+            "sun.security.provider.",
+            "org.bouncycastle.crypto.",
+            "org.apache.pdfbox.pdmodel.encryption.RC4Cipher.",
         ]) {
             Work::Cipher
-        } else if has(&["cipherlab_pdf::writer", "miniz_oxide::deflate"]) {
+        } else if has(&["org.apache.pdfbox.pdfparser.", "org.apache.pdfbox.Loader."]) {
+            Work::Parsing
+        } else if has(&[
+            "cipherlab_pdf::writer",
+            "miniz_oxide::deflate",
+            "org.apache.pdfbox.pdfwriter.",
+        ]) {
             Work::Writing
         } else if has(&[
             "cipherlab_pdf::lexer",
@@ -182,6 +202,8 @@ impl Work {
             "cipherlab_pdf::document",
             "cipherlab_pdf::filters",
             "miniz_oxide::inflate",
+            "org.apache.pdfbox.io.",
+            "org.apache.pdfbox.filter.",
         ]) {
             Work::Parsing
         } else {
@@ -302,6 +324,40 @@ mod tests {
         );
         assert_eq!(of("main;cipherlab_pdf::lexer::Lexer::next"), Work::Parsing);
         assert_eq!(of("main;alloc::raw_vec::grow"), Work::Other);
+        // The JVM's frames (the Java runner's Flight Recorder stacks).
+        let save = "cipherlab.PdfBench.apply;org.apache.pdfbox.pdmodel.PDDocument.save;\
+                    org.apache.pdfbox.pdfwriter.COSWriter.doWriteObject";
+        assert_eq!(
+            of(&format!(
+                "{save};org.apache.pdfbox.pdmodel.encryption.SecurityHandler.encryptStream;\
+                 com.sun.crypto.provider.CipherBlockChaining.implEncrypt"
+            )),
+            Work::Cipher
+        );
+        assert_eq!(
+            of(&format!("{save};java.io.ByteArrayOutputStream.write")),
+            Work::Writing
+        );
+        assert_eq!(
+            of(&format!(
+                "{save};org.apache.pdfbox.cos.COSObject.getObject;\
+                 org.apache.pdfbox.pdfparser.COSParser.parseObjectDynamically"
+            )),
+            Work::Parsing
+        );
+        assert_eq!(
+            of(
+                "cipherlab.PdfBench.apply;org.apache.pdfbox.pdmodel.PDDocument.protect;\
+                org.apache.pdfbox.pdmodel.encryption.StandardSecurityHandler.computeHash2B;\
+                sun.security.provider.SHA5.implCompress"
+            ),
+            Work::KeyDerivation
+        );
+        assert_eq!(
+            of("cipherlab.PdfBench.apply;org.apache.pdfbox.Loader.loadPDF;\
+                org.apache.pdfbox.pdfparser.COSParser.parseObject"),
+            Work::Parsing
+        );
         let mut p = Profile::default();
         p.add(&["main", "cipherlab_pdf::lexer::next"], 3);
         p.add(&["main", "aes::encrypt"], 1);

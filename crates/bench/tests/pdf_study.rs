@@ -9,7 +9,7 @@ use std::time::Duration;
 use cipherlab_bench::studies::{self, CipherFilter, Config, Inputs, Scale};
 use cipherlab_harness::machine::MachineInfo;
 use cipherlab_harness::{Harness, Mode, Settings};
-use cipherlab_results::artifact::{Artifact, Table};
+use cipherlab_results::artifact::{Artifact, ArtifactKind, Table, cell_text};
 use cipherlab_results::id::Suite;
 use cipherlab_results::store::{NewRun, Store};
 
@@ -195,8 +195,11 @@ fn a_filter_that_matches_no_pdf_cipher_plans_nothing() {
 }
 
 /// The paper's own platform: PDFBox in the JVM under JMH (the Java runner's `pdf` op), AES-128
-/// at R4 and the paper's Ascon-128 swap, in average time and single shot, each kept with its
-/// JMH iterations as samples, and Figs. 10 and 11's order decided for them. Without the Java runner: SKIP, or a failure under CI.
+/// at R4 and the paper's Ascon-128 swap, each checked against cipherlab first, then
+/// encrypting and decrypting the set in average time and the single file in single shot,
+/// each kept with its JMH iterations as samples, and Figs. 10 and 11's order decided for
+/// them; with `--profile`, the Flight Recorder's flame graph and hottest methods of the
+/// average-time figures. Without the Java runner: SKIP, or a failure under CI.
 #[test]
 fn the_pdf_study_times_pdfbox_in_the_jvm_and_decides_fig_10_there() {
     let rt = cipherlab_platforms::runtime("java").unwrap();
@@ -211,22 +214,71 @@ fn the_pdf_study_times_pdfbox_in_the_jvm_and_decides_fig_10_there() {
     }
     let cfg = Config {
         filter: CipherFilter::new(&["aes-128", "ascon-128"]),
+        profile: true,
         ..Config::new(Scale::Quick)
     };
     let study = studies::by_name("pdf").unwrap();
     let e = study.elsewhere(&cfg, &Settings::quick()).unwrap();
     let java: Vec<_> = e.measurements.iter().collect();
-    let names: Vec<String> = java.iter().map(|m| m.id.algorithm.to_string()).collect();
-    // Average time (Fig. 10), then single shot (Fig. 11).
-    assert_eq!(
-        names,
-        ["aes-128", "ascon-128", "aes-128", "ascon-128"],
-        "{:?}",
-        e.artifacts
-    );
+    let figures: Vec<String> = java
+        .iter()
+        .map(|m| {
+            format!(
+                "{} {} {}",
+                m.id.algorithm,
+                m.id.phase,
+                m.id.data_type == "pdf-set"
+            )
+        })
+        .collect();
+    // Per scheme: the set in average time (Fig. 10), then the single file in single shot
+    // (Fig. 11), each encrypting and decrypting.
+    let mut want = Vec::new();
+    for c in ["aes-128", "ascon-128"] {
+        for set in [true, false] {
+            for phase in ["encrypt-job", "decrypt-job"] {
+                want.push(format!("{c} {phase} {set}"));
+            }
+        }
+    }
+    assert_eq!(figures, want, "{:?}", e.artifacts);
     assert!(java.iter().all(|m| m.id.implementation == "pdfbox"
         && m.id.runtime.as_str() == "java"
         && m.summary.n == 5));
+    // Conformance said what it showed, both ways for AES, byte for byte for the swap.
+    let timed = table(&e.artifacts, "jvm/timed");
+    let said = |scheme: &str| {
+        timed
+            .rows
+            .iter()
+            .filter(|r| r[0] == scheme)
+            .map(|r| r.iter().map(cell_text).collect::<Vec<_>>().join(" "))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert!(
+        said("aes-128-r4").contains("the same both ways"),
+        "{}",
+        said("aes-128-r4")
+    );
+    assert!(
+        said("ascon-128-r4").contains("byte for byte"),
+        "{}",
+        said("ascon-128-r4")
+    );
+    // --profile: a flame graph per average-time figure, named as cipherlab's own profiles
+    // are, and its hottest methods.
+    for m in java.iter().filter(|m| m.id.data_type == "pdf-set") {
+        let name = format!("profile/{}", m.id.key());
+        assert!(
+            e.artifacts
+                .iter()
+                .any(|a| a.name == name && a.kind() == ArtifactKind::Profile),
+            "no flame graph {name}"
+        );
+    }
+    let hot = table(&e.artifacts, "jvm/hot-methods/encrypt-job/aes-128-r4");
+    assert!(!hot.rows.is_empty());
     let artifacts = study.findings(&cfg, &java, &MachineInfo::detect()).unwrap();
     for fig in ["jvm/fig-10", "jvm/fig-11"] {
         let t = table(&artifacts, fig);
@@ -235,5 +287,6 @@ fn the_pdf_study_times_pdfbox_in_the_jvm_and_decides_fig_10_there() {
             swap.iter().any(|c| c.verdict().is_some()),
             "{fig}: the swap's order has a verdict: {swap:?}"
         );
+        assert_eq!(t.rows.len(), 4, "{fig}: two schemes, two directions");
     }
 }

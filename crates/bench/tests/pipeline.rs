@@ -34,11 +34,11 @@ fn profiled_plan(study: &str, db: &std::path::Path) -> Plan {
             ..tiny_settings()
         },
         keep_awake: false,
-        profile: true,
         ..Plan::new(
             vec![by_name(study).unwrap()],
             Config {
                 filter: CipherFilter::new(&["aes-128"]),
+                profile: true,
                 ..Config::new(Scale::Quick)
             },
             Location::File(db.to_path_buf()),

@@ -206,11 +206,11 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             )?;
             results::user_runners(&args.runner)?
         },
+        profile: args.profile,
     };
     let plan = Plan {
         settings: pipeline::settings_for(scale, args.forks),
         keep_awake: !args.no_keep_awake,
-        profile: args.profile,
         impls: args.impls.clone(),
         ..Plan::new(studies, config, results::location(args.db.as_deref()))
     };

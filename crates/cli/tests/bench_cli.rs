@@ -293,15 +293,22 @@ fn the_pdf_study_times_the_users_pdfs_and_checks_the_paper() {
         .unwrap()
         .load_run(1)
         .unwrap();
-    // Xoodyak only: 4 phases in 2 modes, keys and unlock; beside them, where the Java
-    // runner is ready, PDFBox's whole job with the paper's Xoodyak swap, in average time
-    // and single shot.
+    // Xoodyak only: 4 phases in 2 modes, keys and unlock. No PDFBox figure: where the
+    // Java runner is ready, the paper's Xoodyak swap is checked first, and BouncyCastle
+    // 1.87's Xoodyak is not the final-round Xoodyak cipherlab implements
+    // (docs/platforms.md), so it is not timed, and the run says why.
     let (pdfbox, ours): (Vec<_>, Vec<_>) = run
         .measurements
         .iter()
         .partition(|m| m.id.implementation == "pdfbox");
     assert_eq!(ours.len(), 10);
-    assert!(pdfbox.len() <= 2, "{pdfbox:?}");
+    assert!(pdfbox.is_empty(), "{pdfbox:?}");
+    if out.contains("PDFBox in the JVM, checked against cipherlab") {
+        assert!(
+            out.contains("not timed: object") && out.contains("are not cipherlab's xoodyak"),
+            "{out}"
+        );
+    }
     assert!(
         run.measurements
             .iter()

@@ -110,6 +110,9 @@ pub struct Config {
     /// The user's own runners (`--runner`, runners.toml), timed beside the list's by the
     /// studies that time runners.
     pub runners: Vec<cipherlab_platforms::UserRunner>,
+    /// `--profile`: sample where each figure's CPU time goes ([`crate::profile`]; the
+    /// JVM's through the Flight Recorder, in the studies that time it); off by default.
+    pub profile: bool,
 }
 
 impl Config {
@@ -121,6 +124,7 @@ impl Config {
             data: None,
             providers: Vec::new(),
             runners: Vec::new(),
+            profile: false,
         }
     }
 }
@@ -190,7 +194,7 @@ pub trait Study: Sync {
 
     /// What the run's CPU profiles (`--profile`; this study's only, one per figure)
     /// say, beside the figures. Most studies draw the profiles and say nothing more.
-    fn profile_findings(&self, _profiles: &[&Artifact]) -> Vec<Artifact> {
+    fn profile_findings(&self, _profiles: &[&Artifact], _all: &[&Measurement]) -> Vec<Artifact> {
         Vec::new()
     }
 }

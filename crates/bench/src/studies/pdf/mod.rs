@@ -23,6 +23,7 @@ mod builtin;
 mod findings;
 mod inputs;
 mod jvm;
+mod jvm_check;
 mod work;
 
 use std::cell::{Cell, RefCell};
@@ -420,13 +421,15 @@ impl Study for PdfStudy {
             .selection(cfg.scale)
             .ok_or_else(|| err(NAME, "the PDF set is empty"))?;
         let mut out = findings::artifacts(&set, &sel, &ms, machine);
-        out.extend(jvm::findings(&java, &ms));
+        let single = set.files.get(sel.single).map_or("", |f| f.label.as_str());
+        out.extend(jvm::findings(&java, &ms, single));
         Ok(out)
     }
 
-    fn profile_findings(&self, profiles: &[&Artifact]) -> Vec<Artifact> {
+    fn profile_findings(&self, profiles: &[&Artifact], all: &[&Measurement]) -> Vec<Artifact> {
         findings::where_the_time_went(profiles)
             .into_iter()
+            .chain(jvm::phases(profiles, all))
             .collect()
     }
 }

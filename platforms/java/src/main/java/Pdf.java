@@ -28,17 +28,22 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * Fig. 11: single shot). The operation is {@link cipherlab.PdfBench#apply}; JMH runs it in forked JVMs
  * with the request's values as the benchmark's {@code @Param}s. Before JMH the runner makes
  * one untimed operation here, checks its result by opening it again with PDFBox, and writes
- * it to {@code output} when asked (the caller's conformance check).
+ * it to {@code output} (and, for the lightweight schemes, every string and stream's bytes to
+ * {@code trace}) when asked: the caller's conformance check. Mode {@code check} stops there;
+ * mode {@code profile} then samples the operation with the Flight Recorder ({@link Profile})
+ * instead of timing it.
  */
 final class Pdf {
     private Pdf() {}
 
     static final long MAX_INPUT = 1L << 30; // PDFBox holds the file and its result in memory
 
+    static final List<String> SCHEMES = List.of("aes-128-r4", "aes-256-r6", "ascon-128-r4", "xoodyak-r4",
+            "ascon-aead128-r4");
+
     static Map<String, Object> serve(Map<String, Object> req) throws Exception {
         cipherlab.LwcSecurityHandler.register(); // before any file is opened
-        String input = string(req, "input", null);
-        if (input == null) throw new Runner.Refused("missing field \"input\"");
+        List<Path> inputs = inputs(req);
         String direction = string(req, "direction", null);
         if (!"encrypt".equals(direction) && !"decrypt".equals(direction)) {
             throw new Runner.Refused("direction must be \"encrypt\" or \"decrypt\"");
@@ -46,7 +51,7 @@ final class Pdf {
         boolean encrypt = direction.equals("encrypt");
         String scheme = string(req, "scheme", null);
         if (scheme == null && encrypt) throw new Runner.Refused("missing field \"scheme\"");
-        if (scheme != null && !List.of("aes-128-r4", "aes-256-r6", "ascon-128-r4", "xoodyak-r4").contains(scheme)) {
+        if (scheme != null && !SCHEMES.contains(scheme)) {
             throw new Runner.Unsupported();
         }
         if (!encrypt) {
@@ -58,8 +63,18 @@ final class Pdf {
         String user = string(req, "user_password", "");
         String owner = string(req, "owner_password", "");
         String mode = string(req, "mode", "avgt");
-        if (!mode.equals("avgt") && !mode.equals("ss")) throw new Runner.Refused("mode must be \"avgt\" or \"ss\"");
+        if (!List.of("avgt", "ss", "check", "profile").contains(mode)) {
+            throw new Runner.Refused("mode must be \"avgt\", \"ss\", \"check\" or \"profile\"");
+        }
         boolean single = mode.equals("ss");
+        if (!mode.equals("profile") && req.get("profile_ms") != null) {
+            throw new Runner.Refused("\"profile_ms\" is for mode profile only");
+        }
+        int profileMs = count(req, "profile_ms", 2_000, 10, 600_000);
+        String trace = string(req, "trace", null);
+        if (trace != null && (!encrypt || cipherlab.LwcSecurityHandler.cfm(scheme) == null)) {
+            throw new Runner.Refused("\"trace\" is for encrypting with a lightweight scheme only");
+        }
         int warmups = count(req, "warmup_iterations", 2, 0, 1_000);
         int iterations = count(req, "iterations", 3, 1, 1_000);
         int forks = count(req, "forks", 1, 0, 20);
@@ -67,43 +82,93 @@ final class Pdf {
         if (single && req.get("iteration_ms") != null) {
             throw new Runner.Refused("\"iteration_ms\" is for mode avgt only (a single-shot iteration is one call)");
         }
-        String output = string(req, "output", null);
+        List<Path> outputs = paths(req, "output");
+        if (outputs != null && outputs.size() != inputs.size()) {
+            throw new Runner.Refused("\"output\" must name as many files as \"input\"");
+        }
+        if (inputs.size() > 1 && trace != null) throw new Runner.Refused("\"trace\" is for one input file");
 
-        Path in = Path.of(input).toAbsolutePath();
-        if (!Files.isRegularFile(in)) throw new Runner.Refused("input " + in + " is not a file");
-        if (Files.size(in) > MAX_INPUT) throw new Runner.Refused("input " + in + " is over 1 GiB");
-        byte[] file = Files.readAllBytes(in);
-
-        // The input: opens with the password; for decrypt it must be encrypted (with the
-        // scheme, when one is given).
-        int pages;
-        try (PDDocument doc = Loader.loadPDF(file, password)) {
-            pages = doc.getNumberOfPages();
-            if (!encrypt) {
-                if (!doc.isEncrypted()) throw new Runner.Refused("the input is not encrypted: nothing to decrypt");
-                int r = doc.getEncryption().getRevision();
-                String cfm = cfm(doc.getEncryption());
-                if (scheme != null && (r != cipherlab.PdfBench.revision(scheme)
-                        || !cipherlab.PdfBench.cfm(scheme).equals(cfm))) {
-                    throw new Runner.Refused("the input is encrypted at revision " + r + " with " + cfm + ", not as "
-                            + scheme);
-                }
-            }
-        } catch (org.apache.pdfbox.pdmodel.encryption.InvalidPasswordException e) {
-            throw new Runner.Refused("the input does not open with the password given: " + e.getMessage());
+        List<byte[]> files = new ArrayList<>();
+        long inLen = 0;
+        for (Path in : inputs) {
+            if (!Files.isRegularFile(in)) throw new Runner.Refused("input " + in + " is not a file");
+            inLen += Files.size(in);
+            if (inLen > MAX_INPUT) throw new Runner.Refused("the input files are over 1 GiB together");
+            files.add(Files.readAllBytes(in));
         }
 
-        // One untimed operation (the first in this JVM, as the answer's first_call_ns), its
-        // result checked, and written to `output` when asked.
-        long t0 = System.nanoTime();
-        byte[] result = cipherlab.PdfBench.apply(file, direction, scheme, password, user, owner);
-        long firstCall = System.nanoTime() - t0;
-        Map<String, Object> check = verify(result, encrypt, scheme, user, owner, pages);
-        if (output != null) write(Path.of(output), result);
+        // Each input: opens with the password; for decrypt it must be encrypted (with the
+        // scheme, when one is given).
+        List<Integer> pages = new ArrayList<>();
+        for (int i = 0; i < files.size(); i++) {
+            try (PDDocument doc = Loader.loadPDF(files.get(i), password)) {
+                pages.add(doc.getNumberOfPages());
+                if (!encrypt) {
+                    if (!doc.isEncrypted()) {
+                        throw new Runner.Refused("input " + inputs.get(i) + " is not encrypted: nothing to decrypt");
+                    }
+                    int r = doc.getEncryption().getRevision();
+                    String cfm = cfm(doc.getEncryption());
+                    if (scheme != null && (r != cipherlab.PdfBench.revision(scheme)
+                            || !cipherlab.PdfBench.cfm(scheme).equals(cfm))) {
+                        throw new Runner.Refused("input " + inputs.get(i) + " is encrypted at revision " + r + " with "
+                                + cfm + ", not as " + scheme);
+                    }
+                }
+            } catch (org.apache.pdfbox.pdmodel.encryption.InvalidPasswordException e) {
+                throw new Runner.Refused("input " + inputs.get(i) + " does not open with the password given: "
+                        + e.getMessage());
+            }
+        }
+
+        // One untimed operation (the first in this JVM, as the answer's first_call_ns), each
+        // result checked, written to `output` and traced when asked.
+        List<byte[]> results = new ArrayList<>();
+        long firstCall;
+        try (java.io.Writer tracing = trace == null ? null : Files.newBufferedWriter(Path.of(trace))) {
+            cipherlab.LwcSecurityHandler.trace = tracing;
+            long t0 = System.nanoTime();
+            for (byte[] file : files) results.add(cipherlab.PdfBench.apply(file, direction, scheme, password, user, owner));
+            firstCall = System.nanoTime() - t0;
+        } finally {
+            cipherlab.LwcSecurityHandler.trace = null;
+        }
+        Map<String, Object> check = new LinkedHashMap<>();
+        long outLen = 0;
+        for (int i = 0; i < results.size(); i++) {
+            check = verify(results.get(i), encrypt, scheme, user, owner, pages.get(i));
+            outLen += results.get(i).length;
+        }
+        for (int i = 0; outputs != null && i < outputs.size(); i++) write(outputs.get(i), results.get(i));
+        long allPages = pages.stream().mapToLong(Integer::longValue).sum();
+        if (mode.equals("check") || mode.equals("profile")) {
+            Map<String, Object> res = new LinkedHashMap<>();
+            res.put("direction", direction);
+            if (scheme != null) res.put("scheme", scheme);
+            res.put("mode", mode);
+            res.put("files", (long) files.size());
+            res.put("in_len", inLen);
+            res.put("pages", allPages);
+            res.put("out_len", outLen);
+            res.putAll(check);
+            res.put("first_call_ns", firstCall);
+            if (mode.equals("profile")) {
+                String s = scheme;
+                res.putAll(Profile.of(() -> {
+                    int n = 0;
+                    for (byte[] file : files) n ^= cipherlab.PdfBench.apply(file, direction, s, password, user, owner).length;
+                    return n;
+                }, profileMs, "cipherlab.PdfBench.apply"));
+            }
+            res.putAll(Runner.runFacts());
+            res.put("library", "pdfbox");
+            res.put("library_version", org.apache.pdfbox.util.Version.getVersion());
+            return res;
+        }
 
         Options opts = new OptionsBuilder()
                 .include("^" + java.util.regex.Pattern.quote(cipherlab.PdfBench.class.getName()) + "\\.run$")
-                .param("input", in.toString())
+                .param("input", cipherlab.PdfBench.hex(String.join("\n", inputs.stream().map(Path::toString).toList())))
                 .param("direction", direction)
                 .param("scheme", scheme == null ? "" : scheme)
                 .param("password", cipherlab.PdfBench.hex(password))
@@ -157,9 +222,10 @@ final class Pdf {
         res.put("warmup_iterations", (long) warmups);
         res.put("iterations", (long) iterations);
         if (!single) res.put("iteration_ms", (long) iterationMs);
-        res.put("in_len", (long) file.length);
-        res.put("pages", (long) pages);
-        res.put("out_len", (long) result.length);
+        res.put("files", (long) files.size());
+        res.put("in_len", inLen);
+        res.put("pages", allPages);
+        res.put("out_len", outLen);
         res.putAll(check);
         res.put("first_call_ns", firstCall);
         res.putAll(Runner.runFacts());
@@ -242,6 +308,29 @@ final class Pdf {
         } catch (Exception e) {
             return "";
         }
+    }
+
+    /** {@code input}: one file's path, or an array of paths that one operation does in turn. */
+    static List<Path> inputs(Map<String, Object> req) throws Runner.Refused {
+        List<Path> in = paths(req, "input");
+        if (in == null) throw new Runner.Refused("missing field \"input\"");
+        return in;
+    }
+
+    /** A field holding one path or a non-empty array of them (no line breaks: JMH gets them one per line); null when absent. */
+    static List<Path> paths(Map<String, Object> req, String name) throws Runner.Refused {
+        Object v = req.get(name);
+        if (v == null) return null;
+        List<?> list = v instanceof List<?> l ? l : List.of(v);
+        List<Path> out = new ArrayList<>();
+        for (Object o : list) {
+            if (!(o instanceof String s) || s.isEmpty() || s.contains("\n")) {
+                throw new Runner.Refused("\"" + name + "\" must be a path or a non-empty array of paths");
+            }
+            out.add(Path.of(s).toAbsolutePath());
+        }
+        if (out.isEmpty()) throw new Runner.Refused("\"" + name + "\" must be a path or a non-empty array of paths");
+        return out;
     }
 
     static String string(Map<String, Object> req, String name, String dflt) throws Runner.Refused {

@@ -433,7 +433,7 @@ public final class Runner {
             "stream", union(CIPHER_FIELDS, "objects", "seed", "reps", "warmup"),
             "asym", Set.of("id", "op", "scheme", "provider", "message", "keygen_reps", "reps", "warmup"),
             "pdf", Set.of("id", "op", "input", "password", "scheme", "user_password", "owner_password", "direction",
-                    "mode", "warmup_iterations", "iterations", "forks", "iteration_ms", "output"),
+                    "mode", "warmup_iterations", "iterations", "forks", "iteration_ms", "output", "trace", "profile_ms"),
             "info", Set.of("id", "op", "probe"));
 
     static Set<String> union(Set<String> a, String... more) {

@@ -29,6 +29,7 @@ import org.apache.pdfbox.pdmodel.encryption.SecurityHandlerFactory;
 import org.apache.pdfbox.pdmodel.encryption.StandardProtectionPolicy;
 import org.apache.pdfbox.pdmodel.encryption.StandardSecurityHandler;
 import org.bouncycastle.crypto.InvalidCipherTextException;
+import org.bouncycastle.crypto.engines.AsconAEAD128;
 import org.bouncycastle.crypto.engines.AsconEngine;
 import org.bouncycastle.crypto.engines.XoodyakEngine;
 import org.bouncycastle.crypto.modes.AEADCipher;
@@ -41,10 +42,12 @@ import org.bouncycastle.crypto.params.ParametersWithIV;
  * MD5(file key, object and generation number, "sAlT") of AESV2) with AES-128-CBC replaced
  * by BouncyCastle's Ascon-128 (v1.2, {@code AsconEngine}) or {@code XoodyakEngine} for
  * every string and stream: a random 16-byte nonce in front of the ciphertext (where AESV2
- * keeps its IV), the 16-byte tag dropped, as the paper dropped it. Not authenticated and
- * not a format any reader knows: the /Encrypt dictionary says /Filter /CipherlabLWC and
- * /CFM /Ascon128 or /Xoodyak, and only this handler (registered with PDFBox's
- * {@code SecurityHandlerFactory} by {@link #register}) opens it.
+ * keeps its IV), the 16-byte tag dropped, as the paper dropped it. With Ascon-AEAD128
+ * ({@code AsconAEAD128}, SP 800-232) the tag is kept after the ciphertext and checked: a
+ * changed string or stream does not open. Not a format any reader knows: the /Encrypt
+ * dictionary says /Filter /CipherlabLWC and /CFM /Ascon128, /Xoodyak or /AsconAEAD128, and
+ * only this handler (registered with PDFBox's {@code SecurityHandlerFactory} by
+ * {@link #register}) opens it.
  *
  * <p>Decryption without the tag: BouncyCastle's engines write the plaintext before they
  * check the tag, so the handler decrypts the ciphertext followed by 16 zero bytes and
@@ -68,7 +71,16 @@ public final class LwcSecurityHandler extends SecurityHandler<LwcSecurityHandler
         }
     }
 
-    private String cipher; // the /CFM name: Ascon128 or Xoodyak
+    private String cipher; // the /CFM name: Ascon128, Xoodyak or AsconAEAD128
+
+    /**
+     * Where {@link #seal} writes, when set, one JSON line per string and stream it encrypts:
+     * object and generation numbers, kind, object key, nonce, plaintext and what it wrote,
+     * in hex. The `pdf` op sets it for its one untimed operation only (the request's
+     * {@code trace}), so that cipherlab can encrypt each with its own cipher and compare
+     * the bytes; the timed operations never trace.
+     */
+    public static java.io.Writer trace;
     private final SecureRandom random = new SecureRandom();
     private final Set<Object> done = Collections.newSetFromMap(new IdentityHashMap<>());
 
@@ -94,6 +106,7 @@ public final class LwcSecurityHandler extends SecurityHandler<LwcSecurityHandler
         return switch (scheme) {
             case "ascon-128-r4" -> "Ascon128";
             case "xoodyak-r4" -> "Xoodyak";
+            case "ascon-aead128-r4" -> "AsconAEAD128";
             default -> null;
         };
     }
@@ -118,8 +131,8 @@ public final class LwcSecurityHandler extends SecurityHandler<LwcSecurityHandler
             throws IOException {
         PDCryptFilterDictionary cf = encryption.getStdCryptFilterDictionary();
         String name = cf == null || cf.getCryptFilterMethod() == null ? null : cf.getCryptFilterMethod().getName();
-        if (!"Ascon128".equals(name) && !"Xoodyak".equals(name)) {
-            throw new IOException("/Filter /" + FILTER + " with /CFM " + name + ": not Ascon128 or Xoodyak");
+        if (!"Ascon128".equals(name) && !"Xoodyak".equals(name) && !"AsconAEAD128".equals(name)) {
+            throw new IOException("/Filter /" + FILTER + " with /CFM " + name + ": not Ascon128, Xoodyak or AsconAEAD128");
         }
         if (encryption.getRevision() != 4) throw new IOException("/Filter /" + FILTER + " at R " + encryption.getRevision());
         cipher = name;
@@ -148,38 +161,61 @@ public final class LwcSecurityHandler extends SecurityHandler<LwcSecurityHandler
     }
 
     AEADCipher engine() {
-        return cipher.equals("Ascon128") ? new AsconEngine(AsconEngine.AsconParameters.ascon128) : new XoodyakEngine();
+        return switch (cipher) {
+            case "Ascon128" -> new AsconEngine(AsconEngine.AsconParameters.ascon128);
+            case "AsconAEAD128" -> new AsconAEAD128();
+            default -> new XoodyakEngine();
+        };
     }
 
-    /** nonce ‖ ciphertext (tag dropped). */
-    byte[] seal(long obj, long gen, byte[] pt) throws IOException {
+    /** Whether the tag is kept after the ciphertext (Ascon-AEAD128) or dropped (the paper's swap). */
+    boolean tagKept() {
+        return cipher.equals("AsconAEAD128");
+    }
+
+    /** nonce ‖ ciphertext, and the tag where it is kept. */
+    byte[] seal(long obj, long gen, byte[] pt, String kind) throws IOException {
         byte[] nonce = new byte[16];
         random.nextBytes(nonce);
+        byte[] key = objectKey(obj, gen);
         AEADCipher c = engine();
-        c.init(true, new ParametersWithIV(new KeyParameter(objectKey(obj, gen)), nonce));
+        c.init(true, new ParametersWithIV(new KeyParameter(key), nonce));
         byte[] out = new byte[c.getOutputSize(pt.length)];
         int n = c.processBytes(pt, 0, pt.length, out, 0);
         try {
-            c.doFinal(out, n);
+            n += c.doFinal(out, n);
         } catch (InvalidCipherTextException e) {
             throw new IOException(e);
         }
-        byte[] sealed = Arrays.copyOf(nonce, 16 + pt.length);
-        System.arraycopy(out, 0, sealed, 16, pt.length);
+        int kept = tagKept() ? n : pt.length;
+        byte[] sealed = Arrays.copyOf(nonce, 16 + kept);
+        System.arraycopy(out, 0, sealed, 16, kept);
+        if (trace != null) {
+            java.util.HexFormat hex = java.util.HexFormat.of();
+            trace.write("{\"obj\":" + obj + ",\"gen\":" + gen + ",\"kind\":\"" + kind + "\",\"key\":\""
+                    + hex.formatHex(key) + "\",\"nonce\":\"" + hex.formatHex(nonce) + "\",\"plain\":\""
+                    + hex.formatHex(pt) + "\",\"sealed\":\"" + hex.formatHex(sealed) + "\"}\n");
+        }
         return sealed;
     }
 
     byte[] open(long obj, long gen, byte[] sealed) throws IOException {
-        if (sealed.length < 16) throw new IOException("object " + obj + ": shorter than its nonce");
-        int len = sealed.length - 16;
+        int overhead = tagKept() ? 32 : 16;
+        if (sealed.length < overhead) throw new IOException("object " + obj + ": shorter than its nonce and tag");
+        int len = sealed.length - overhead;
         AEADCipher c = engine();
         c.init(false, new ParametersWithIV(new KeyParameter(objectKey(obj, gen)), Arrays.copyOf(sealed, 16)));
-        byte[] in = Arrays.copyOfRange(sealed, 16, sealed.length + 16); // ct ‖ 16 zero bytes for the tag
+        // The paper's swap has no tag: ct ‖ 16 zero bytes in its place.
+        byte[] in = tagKept() ? Arrays.copyOfRange(sealed, 16, sealed.length)
+                : Arrays.copyOfRange(sealed, 16, sealed.length + 16);
         byte[] out = new byte[len + 32];
         int n = c.processBytes(in, 0, in.length, out, 0);
         try {
             c.doFinal(out, n);
-        } catch (InvalidCipherTextException expected) {
+        } catch (InvalidCipherTextException e) {
+            if (tagKept()) {
+                throw new IOException("object " + obj + " " + gen + ": authentication failed (" + e.getMessage() + ")");
+            }
             // no tag: the plaintext is written before the check (see the class comment)
         }
         return Arrays.copyOf(out, len);
@@ -192,7 +228,7 @@ public final class LwcSecurityHandler extends SecurityHandler<LwcSecurityHandler
         try (InputStream is = stream.createRawInputStream()) {
             raw = is.readAllBytes();
         }
-        byte[] sealed = seal(objNum, genNum, raw);
+        byte[] sealed = seal(objNum, genNum, raw, "stream");
         try (OutputStream os = stream.createRawOutputStream()) {
             os.write(sealed);
         }
@@ -200,7 +236,7 @@ public final class LwcSecurityHandler extends SecurityHandler<LwcSecurityHandler
 
     @Override
     public void encryptString(COSString string, long objNum, int genNum) throws IOException {
-        string.setValue(seal(objNum, genNum, string.getBytes()));
+        string.setValue(seal(objNum, genNum, string.getBytes(), "string"));
     }
 
     @Override
