@@ -305,7 +305,8 @@ fn the_pdf_study_times_the_users_pdfs_and_checks_the_paper() {
     assert!(pdfbox.is_empty(), "{pdfbox:?}");
     if out.contains("PDFBox in the JVM, checked against cipherlab") {
         assert!(
-            out.contains("not timed: object") && out.contains("are not cipherlab's xoodyak"),
+            out.contains("not timed: file 0, object")
+                && out.contains("are not cipherlab's xoodyak"),
             "{out}"
         );
     }

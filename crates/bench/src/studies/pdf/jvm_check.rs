@@ -14,7 +14,7 @@
 //!   MD5 of the file key, object, generation and `sAlT`), which the Standard handler's
 //!   check above covers at R4.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use cipherlab_ciphers::CipherSpec;
 use cipherlab_pdf::object::Object;
@@ -26,20 +26,28 @@ use serde_json::{Value, json};
 pub(super) const USER: &str = "user";
 pub(super) const OWNER: &str = "owner";
 
-/// One file's encryption by PDFBox, checked against cipherlab. `input` holds `plain`;
-/// PDFBox's encrypted file is left at `encrypted` (the single-shot decryption's input);
-/// `scratch` is a folder for the other files of the check. `Ok` says what was shown.
+/// One file of the check: its name, its plaintext, where the runner reads it, and where
+/// PDFBox's encryption of it goes (the input of its timed decryption).
+pub(super) struct Checked<'a> {
+    pub label: &'a str,
+    pub plain: &'a [u8],
+    pub input: PathBuf,
+    pub encrypted: PathBuf,
+}
+
+/// PDFBox's encryption of `files` (in one request), checked against cipherlab; `scratch`
+/// is a folder for the check's other files. `Ok` says what was shown.
 pub(super) fn check(
     runner: &Runner,
     scheme: &str,
     cipher: Cipher,
-    plain: &[u8],
-    input: &Path,
-    encrypted: &Path,
+    files: &[Checked<'_>],
     scratch: &Path,
 ) -> Result<String, String> {
     let trace = scratch.join(format!("{scheme}.trace"));
-    let mut request = json!({"op": "pdf", "input": input, "direction": "encrypt",
+    let inputs: Vec<&PathBuf> = files.iter().map(|f| &f.input).collect();
+    let encrypted: Vec<&PathBuf> = files.iter().map(|f| &f.encrypted).collect();
+    let mut request = json!({"op": "pdf", "input": inputs, "direction": "encrypt",
         "scheme": scheme, "user_password": USER, "owner_password": OWNER, "mode": "check",
         "output": encrypted});
     if matches!(cipher, Cipher::Lwc(_)) {
@@ -51,44 +59,61 @@ pub(super) fn check(
             let kept = scheme == "ascon-aead128-r4";
             let text = std::fs::read_to_string(&trace)
                 .map_err(|e| format!("the runner's trace {}: {e}", trace.display()))?;
-            same_ciphertexts(&text, cipher, kept)
+            let said = same_ciphertexts(&text, cipher, kept)?;
+            Ok(format!("{} file(s), {said}", files.len()))
         }
         Cipher::Standard(_) => {
-            let want = contents(plain, None).map_err(|e| format!("the input: {e}"))?;
-            let theirs = read(encrypted)?;
-            let got = contents(&theirs, Some(USER))
-                .map_err(|e| format!("cipherlab does not open PDFBox's file: {e}"))?;
-            same(&want, &got, "cipherlab's decryption of PDFBox's file")?;
-
-            let options = cipherlab_pdf::Options {
-                cipher,
-                user_password: USER,
-                owner_password: OWNER,
-                permissions: cipherlab_pdf::permissions::ALL,
-                encrypt_metadata: true,
-                input_password: None,
-                allow_weak: false,
-            };
-            let ours = cipherlab_pdf::encrypt(plain, &options)
-                .map_err(|e| format!("cipherlab's encryption: {e}"))?;
-            let ours_path = scratch.join(format!("{scheme}-cipherlab.pdf"));
-            let back = scratch.join(format!("{scheme}-cipherlab-by-pdfbox.pdf"));
-            std::fs::write(&ours_path, &ours.bytes)
-                .map_err(|e| format!("{}: {e}", ours_path.display()))?;
+            let mut wants = Vec::new();
+            let mut ours = Vec::new();
+            let mut back = Vec::new();
+            for (i, f) in files.iter().enumerate() {
+                let want = contents(f.plain, None).map_err(|e| format!("{}: {e}", f.label))?;
+                let got = contents(&read(&f.encrypted)?, Some(USER))
+                    .map_err(|e| format!("cipherlab does not open PDFBox's {}: {e}", f.label))?;
+                same(
+                    &want,
+                    &got,
+                    &format!("cipherlab's decryption of PDFBox's {}", f.label),
+                )?;
+                let options = cipherlab_pdf::Options {
+                    cipher,
+                    user_password: USER,
+                    owner_password: OWNER,
+                    permissions: cipherlab_pdf::permissions::ALL,
+                    encrypt_metadata: true,
+                    input_password: None,
+                    allow_weak: false,
+                };
+                let bytes = cipherlab_pdf::encrypt(f.plain, &options)
+                    .map_err(|e| format!("cipherlab's encryption of {}: {e}", f.label))?
+                    .bytes;
+                let path = scratch.join(format!("{scheme}-cipherlab-{i}.pdf"));
+                std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+                ours.push(path);
+                back.push(scratch.join(format!("{scheme}-cipherlab-by-pdfbox-{i}.pdf")));
+                wants.push(want);
+            }
             ask(
                 runner,
-                json!({"op": "pdf", "input": ours_path, "direction": "decrypt",
-                    "scheme": scheme, "password": USER, "mode": "check", "output": back}),
+                json!({"op": "pdf", "input": ours, "direction": "decrypt", "scheme": scheme,
+                    "password": USER, "mode": "check", "output": back}),
             )
-            .map_err(|e| format!("PDFBox does not decrypt cipherlab's file: {e}"))?;
-            let got = contents(&read(&back)?, None)
-                .map_err(|e| format!("PDFBox's decryption of cipherlab's file: {e}"))?;
-            same(&want, &got, "PDFBox's decryption of cipherlab's file")?;
+            .map_err(|e| format!("PDFBox does not decrypt cipherlab's files: {e}"))?;
+            for ((f, want), path) in files.iter().zip(&wants).zip(&back) {
+                let got = contents(&read(path)?, None)
+                    .map_err(|e| format!("PDFBox's decryption of cipherlab's {}: {e}", f.label))?;
+                same(
+                    want,
+                    &got,
+                    &format!("PDFBox's decryption of cipherlab's {}", f.label),
+                )?;
+            }
             Ok(format!(
-                "cipherlab decrypts PDFBox's file and PDFBox cipherlab's: {} page(s) and {} \
-                 stream(s) the same both ways",
-                want.pages,
-                want.streams.len()
+                "{} file(s): cipherlab decrypts PDFBox's and PDFBox cipherlab's, {} page(s) and \
+                 {} stream(s) the same both ways",
+                files.len(),
+                wants.iter().map(|w| w.pages).sum::<usize>(),
+                wants.iter().map(|w| w.streams.len()).sum::<usize>()
             ))
         }
     }
@@ -211,8 +236,10 @@ fn same_ciphertexts(trace: &str, cipher: Cipher, tag_kept: bool) -> Result<Strin
                 .position(|(a, b)| a != b)
                 .unwrap_or(ours.len().min(sealed.len()));
             return Err(format!(
-                "object {} {} ({}, {} B): BouncyCastle's bytes are not cipherlab's {name} under \
-                 the same key and nonce (they differ from byte {at} of nonce ‖ ciphertext{})",
+                "file {}, object {} {} ({}, {} B): BouncyCastle's bytes are not cipherlab's \
+                 {name} under the same key and nonce (they differ from byte {at} of nonce ‖ \
+                 ciphertext{})",
+                r["file"],
                 r["obj"],
                 r["gen"],
                 r["kind"].as_str().unwrap_or("?"),

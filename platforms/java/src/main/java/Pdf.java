@@ -86,7 +86,6 @@ final class Pdf {
         if (outputs != null && outputs.size() != inputs.size()) {
             throw new Runner.Refused("\"output\" must name as many files as \"input\"");
         }
-        if (inputs.size() > 1 && trace != null) throw new Runner.Refused("\"trace\" is for one input file");
 
         List<byte[]> files = new ArrayList<>();
         long inLen = 0;
@@ -128,7 +127,10 @@ final class Pdf {
         try (java.io.Writer tracing = trace == null ? null : Files.newBufferedWriter(Path.of(trace))) {
             cipherlab.LwcSecurityHandler.trace = tracing;
             long t0 = System.nanoTime();
-            for (byte[] file : files) results.add(cipherlab.PdfBench.apply(file, direction, scheme, password, user, owner));
+            for (int i = 0; i < files.size(); i++) {
+                cipherlab.LwcSecurityHandler.traceFile = i;
+                results.add(cipherlab.PdfBench.apply(files.get(i), direction, scheme, password, user, owner));
+            }
             firstCall = System.nanoTime() - t0;
         } finally {
             cipherlab.LwcSecurityHandler.trace = null;

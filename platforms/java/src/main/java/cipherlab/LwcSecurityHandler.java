@@ -78,9 +78,13 @@ public final class LwcSecurityHandler extends SecurityHandler<LwcSecurityHandler
      * object and generation numbers, kind, object key, nonce, plaintext and what it wrote,
      * in hex. The `pdf` op sets it for its one untimed operation only (the request's
      * {@code trace}), so that cipherlab can encrypt each with its own cipher and compare
-     * the bytes; the timed operations never trace.
+     * the bytes; the timed operations never trace. Each line also says which of the
+     * request's input files it came from ({@link #traceFile}).
      */
     public static java.io.Writer trace;
+
+    /** The input file being traced: its place in the request's {@code input}. */
+    public static int traceFile;
     private final SecureRandom random = new SecureRandom();
     private final Set<Object> done = Collections.newSetFromMap(new IdentityHashMap<>());
 
@@ -192,7 +196,7 @@ public final class LwcSecurityHandler extends SecurityHandler<LwcSecurityHandler
         System.arraycopy(out, 0, sealed, 16, kept);
         if (trace != null) {
             java.util.HexFormat hex = java.util.HexFormat.of();
-            trace.write("{\"obj\":" + obj + ",\"gen\":" + gen + ",\"kind\":\"" + kind + "\",\"key\":\""
+            trace.write("{\"file\":" + traceFile + ",\"obj\":" + obj + ",\"gen\":" + gen + ",\"kind\":\"" + kind + "\",\"key\":\""
                     + hex.formatHex(key) + "\",\"nonce\":\"" + hex.formatHex(nonce) + "\",\"plain\":\""
                     + hex.formatHex(pt) + "\",\"sealed\":\"" + hex.formatHex(sealed) + "\"}\n");
         }
