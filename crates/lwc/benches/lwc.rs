@@ -629,6 +629,17 @@ fn main() {
     };
     println!("# cipherlab-lwc benchmark{label}\n");
     println!("machine: {}\n", MachineInfo::detect().summary());
+    let pairs = |v: &[(&str, &str)]| {
+        v.iter()
+            .map(|(f, k)| format!("{f} {k}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    println!(
+        "kernels: {}; permutations: {}\n",
+        pairs(&cipherlab_lwc::kernels()),
+        pairs(&cipherlab_lwc::permutation_kernels())
+    );
     bench_permutations(&s);
     bench_aeads(&s);
     bench_batch(&s);

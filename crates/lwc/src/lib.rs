@@ -99,6 +99,26 @@ pub fn kernels() -> [(&'static str, &'static str); 5] {
     ]
 }
 
+/// The kernel each permutation's `permute(rounds)` runs on this CPU (what the lwc
+/// bench and the lwc study time by rounds), as `(permutation, kernel)` pairs, in this
+/// order:
+///
+/// * `ascon-p`: [`permutation::ascon::AsconState::permute`], `portable` (one
+///   implementation; the Ascon AEADs inline their rounds into their own `bmi2` or
+///   `portable` code instead);
+/// * `keccak-p400`: [`permutation::keccak_p400::KeccakP400State::permute`],
+///   `portable` likewise;
+/// * `xoodoo`: [`permutation::xoodoo::XoodooState::permute`], which dispatches
+///   through the same selection as Xoodyak, so its name is always `kernels()`'s
+///   `xoodyak`: `avx512`, `ssse3`, `sse2` or `portable`.
+pub fn permutation_kernels() -> [(&'static str, &'static str); 3] {
+    [
+        ("ascon-p", permutation::ascon::KERNEL),
+        ("keccak-p400", permutation::keccak_p400::KERNEL),
+        ("xoodoo", permutation::xoodoo::Kernel::detect().name()),
+    ]
+}
+
 pub use ascon::batch;
 pub use ascon::*;
 pub use isap::*;
@@ -163,5 +183,35 @@ mod kernel_tests {
         for f in ["ascon", "xoodyak", "isap-a", "isap-k"] {
             assert_eq!(name(f), Some("portable"));
         }
+    }
+
+    /// `permutation_kernels` names the code each `permute(rounds)` runs: Xoodoo's is
+    /// checked against the CPU features its branch requires and excludes, and is
+    /// Xoodyak's (one selection for both); Ascon-p and Keccak-p[400] have no dispatch.
+    #[test]
+    fn permutation_kernels_name_the_dispatched_code() {
+        let p = super::permutation_kernels();
+        assert_eq!(p.map(|(f, _)| f), ["ascon-p", "keccak-p400", "xoodoo"]);
+        assert_eq!(p[0].1, "portable");
+        assert_eq!(p[1].1, "portable");
+        let xoodyak = super::kernels()
+            .into_iter()
+            .find(|(f, _)| *f == "xoodyak")
+            .map(|(_, k)| k);
+        assert_eq!(Some(p[2].1), xoodyak);
+        #[cfg(target_arch = "x86_64")]
+        {
+            let avx512 = crate::cpu::Avx512Token::detect().is_some();
+            let ssse3 = crate::permutation::xoodoo::x86::Ssse3::detect().is_some();
+            let want = match (avx512, ssse3) {
+                (true, _) => "avx512",
+                (false, true) => "ssse3",
+                (false, false) => "sse2",
+            };
+            assert_eq!(p[2].1, want);
+            std::println!("permutation kernels on this CPU: {p:?}");
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        assert_eq!(p[2].1, "portable");
     }
 }

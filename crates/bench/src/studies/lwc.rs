@@ -90,13 +90,21 @@ fn add_permutation(suite: &mut Suite<'_>, perm: &'static str, rounds: usize) {
 }
 
 /// The code `cipherlab-lwc` runs for `subject` on this CPU, from the library's own
-/// selection (`cipherlab_lwc::kernels`, the same choice its dispatch makes): a catalogue
-/// AEAD by its family; `None` for the permutations, which are timed through
-/// `permute(rounds)` rather than an AEAD's dispatch.
+/// selection (the same choice its dispatch makes): a catalogue AEAD by its family
+/// (`cipherlab_lwc::kernels`), a permutation figure (`ascon-p12`, `xoodoo6`) by its
+/// permutation (`cipherlab_lwc::permutation_kernels`, what `permute(rounds)` runs).
 fn kernel_of(subject: &str) -> Option<&'static str> {
-    let family = if subject.starts_with("ascon-p") {
-        return None;
-    } else if subject.starts_with("ascon-") {
+    let by_rounds = cipherlab_lwc::permutation_kernels()
+        .into_iter()
+        .find(|(p, _)| {
+            subject
+                .strip_prefix(p)
+                .is_some_and(|r| !r.is_empty() && r.bytes().all(|b| b.is_ascii_digit()))
+        });
+    if let Some((_, k)) = by_rounds {
+        return Some(k);
+    }
+    let family = if subject.starts_with("ascon-") {
         "ascon"
     } else if subject == "xoodyak" {
         "xoodyak"
@@ -320,9 +328,9 @@ impl Study for LwcStudy {
             "ISAP variants against the ISAP library",
         ));
 
-        // Which kernel produced each AEAD figure: the library picks portable, AVX2 or
-        // AVX-512 code at run time, so a figure without it cannot be compared across
-        // machines.
+        // Which kernel produced each figure (AEADs and permutations): the library picks
+        // portable, AVX2 or AVX-512 code at run time, so a figure without it cannot be
+        // compared across machines.
         let mut k = Table::new(&["cipher", "phase", "bytes", "ours ns", "kernel"]);
         for m in ms.iter().filter(|m| m.id.implementation == "cipherlab") {
             let name = m.id.algorithm.name();
@@ -336,14 +344,19 @@ impl Study for LwcStudy {
                 ]);
             }
         }
-        k.note = format!(
-            "The code cipherlab-lwc selected on this CPU for each figure (its run-time \
-             dispatch, as cipherlab_lwc::kernels() reports it; all families: {}).",
-            cipherlab_lwc::kernels()
-                .iter()
+        let pairs = |v: &[(&str, &str)]| {
+            v.iter()
                 .map(|(f, k)| format!("{f} {k}"))
                 .collect::<Vec<_>>()
                 .join(", ")
+        };
+        k.note = format!(
+            "The code cipherlab-lwc selected on this CPU for each figure (its run-time \
+             dispatch, as cipherlab_lwc::kernels() and, for the permutations timed by \
+             rounds, cipherlab_lwc::permutation_kernels() report it; all families: {}; \
+             permutations: {}).",
+            pairs(&cipherlab_lwc::kernels()),
+            pairs(&cipherlab_lwc::permutation_kernels()),
         );
         out.push(k.artifact(NAME, "kernels", "Kernel behind each figure"));
 
@@ -392,9 +405,10 @@ mod tests {
     use super::*;
 
     /// Every AEAD this study times gets a kernel, the one the library names for its
-    /// family; the permutations get none.
+    /// family; every permutation figure gets its permutation's, Xoodoo's being
+    /// Xoodyak's (one selection for both).
     #[test]
-    fn every_aead_figure_names_its_kernel() {
+    fn every_figure_names_its_kernel() {
         let kernels = cipherlab_lwc::kernels();
         for spec in lwc_aeads() {
             let name = spec.to_string();
@@ -404,15 +418,22 @@ mod tests {
                 "{name}: {kernel}"
             );
         }
-        assert_eq!(
-            kernel_of("xoodyak"),
-            kernels
-                .iter()
-                .find(|(f, _)| *f == "xoodyak")
-                .map(|(_, k)| *k)
-        );
+        let xoodyak = kernels
+            .iter()
+            .find(|(f, _)| *f == "xoodyak")
+            .map(|(_, k)| *k);
+        assert_eq!(kernel_of("xoodyak"), xoodyak);
+        let perms = cipherlab_lwc::permutation_kernels();
         for (perm, rounds) in PERMUTATIONS {
-            assert_eq!(kernel_of(permutation(perm, rounds).name()), None);
+            let want = perms.iter().find(|(p, _)| *p == perm).map(|(_, k)| *k);
+            assert!(want.is_some(), "{perm}: not in permutation_kernels()");
+            assert_eq!(
+                kernel_of(permutation(perm, rounds).name()),
+                want,
+                "{perm}{rounds}"
+            );
         }
+        assert_eq!(kernel_of("xoodoo12"), xoodyak);
+        assert_eq!(kernel_of("ascon-128"), kernel_of("ascon-aead128"));
     }
 }

@@ -13,6 +13,11 @@ const ROUND_CONSTANTS: [u64; 16] = [
     0x3c, 0x2d, 0x1e, 0x0f, 0xf0, 0xe1, 0xd2, 0xc3, 0xb4, 0xa5, 0x96, 0x87, 0x78, 0x69, 0x5a, 0x4b,
 ];
 
+/// The code [`AsconState::permute`] runs on every CPU (see `crate::permutation_kernels`):
+/// it has one implementation, compiled for the build's baseline target, and no
+/// run-time selection.
+pub(crate) const KERNEL: &str = "portable";
+
 /// Largest round count the constants define.
 pub const MAX_ROUNDS: usize = ROUND_CONSTANTS.len();
 

@@ -10,6 +10,11 @@
 //! amounts on whole lanes. No table is indexed by data, no branch depends on data;
 //! the round count is public.
 
+/// The code [`KeccakP400State::permute`] runs on every CPU (see
+/// `crate::permutation_kernels`): it has one implementation, compiled for the build's
+/// baseline target, and no run-time selection.
+pub(crate) const KERNEL: &str = "portable";
+
 /// Round constants of Keccak-f\[400\]: the first 20 Keccak round constants
 /// (FIPS 202, Algorithm 5 / the Keccak reference), truncated to 16 bits.
 pub(crate) const ROUND_CONSTANTS: [u16; 20] = [

@@ -89,7 +89,8 @@ impl XoodooState {
     }
 
     /// Applies the last `rounds` rounds of Xoodoo (1 to 12), with the fastest
-    /// implementation available on this CPU.
+    /// implementation available on this CPU: the one [`Kernel::detect`] picks, as
+    /// for Xoodyak.
     ///
     /// # Panics
     /// If `rounds` is 0 or above [`MAX_ROUNDS`].
@@ -99,23 +100,23 @@ impl XoodooState {
             "Xoodoo takes 1 to 12 rounds"
         );
         let rc = &ROUND_CONSTANTS[MAX_ROUNDS - rounds..];
-        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-        {
-            use x86::Engine as _;
-            if let Some(t) = crate::cpu::Avx512Token::detect() {
-                x86::permute_avx512(t, self, rc);
-            } else if let Some(t) = x86::Ssse3::detect() {
-                x86::permute_ssse3(t, self, rc);
-            } else {
+        match Kernel::detect() {
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx512(t) => x86::permute_avx512(t, self, rc),
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Ssse3(t) => x86::permute_ssse3(t, self, rc),
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Sse2 => {
+                use x86::Engine as _;
                 let mut e = x86::Sse2::from_state(self);
                 for &c in rc {
                     e.round(c);
                 }
                 *self = e.to_state();
             }
+            #[cfg(not(target_arch = "x86_64"))]
+            Kernel::Portable => self.permute_portable(rounds),
         }
-        #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-        self.permute_portable(rounds);
     }
 
     /// The portable scalar implementation of [`permute`](Self::permute), on every
@@ -206,6 +207,63 @@ impl XoodooState {
             // A2 <<< (2, 8): lane x takes lane x - 2.
             let xm = (x + 2) & 3;
             a[8 + x] = (b2[xm] ^ (!b0[xm] & b1[xm])).rotate_left(8);
+        }
+    }
+}
+
+/// The Xoodoo implementation this CPU runs, for [`XoodooState::permute`] and for
+/// Xoodyak's dispatch alike. The choice is made here only, so that [`Kernel::name`]
+/// (what `crate::kernels` and `crate::permutation_kernels` report) is the code that
+/// really runs. The SIMD variants carry the token that proves their instructions
+/// usable.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Kernel {
+    /// The SSSE3 source compiled for AVX-512 F+VL+BW.
+    #[cfg(target_arch = "x86_64")]
+    Avx512(crate::cpu::Avx512Token),
+    /// The SSSE3 source.
+    #[cfg(target_arch = "x86_64")]
+    Ssse3(x86::Ssse3Token),
+    /// The SSE2 source (every x86_64 CPU).
+    #[cfg(target_arch = "x86_64")]
+    Sse2,
+    /// The portable scalar code (other targets).
+    #[cfg(not(target_arch = "x86_64"))]
+    Portable,
+}
+
+impl Kernel {
+    /// AVX-512 F+VL+BW when the CPU and OS support them, else SSSE3 when the CPU has
+    /// it, otherwise SSE2 (x86_64) or the portable code (other targets).
+    #[inline]
+    pub(crate) fn detect() -> Kernel {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if let Some(t) = crate::cpu::Avx512Token::detect() {
+                Kernel::Avx512(t)
+            } else if let Some(t) = x86::Ssse3::detect() {
+                Kernel::Ssse3(t)
+            } else {
+                Kernel::Sse2
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            Kernel::Portable
+        }
+    }
+
+    /// Its name in reports.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx512(_) => "avx512",
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Ssse3(_) => "ssse3",
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Sse2 => "sse2",
+            #[cfg(not(target_arch = "x86_64"))]
+            Kernel::Portable => "portable",
         }
     }
 }
@@ -464,7 +522,7 @@ pub(crate) mod x86 {
     }
 
     /// Proof that SSSE3 is available.
-    #[derive(Clone, Copy)]
+    #[derive(Clone, Copy, Debug)]
     pub(crate) struct Ssse3Token(());
 
     impl Ssse3 {

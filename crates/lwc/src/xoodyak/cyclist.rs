@@ -1,7 +1,7 @@
 //! The Cyclist operations of Xoodyak, generic over the Xoodoo implementation, and
 //! the choice of implementation at run time.
 
-use crate::permutation::xoodoo::{Engine, XoodooState};
+use crate::permutation::xoodoo::{Engine, Kernel, XoodooState};
 
 /// Keyed absorb rate `Rkin`.
 pub(crate) const RKIN: usize = 44;
@@ -18,61 +18,6 @@ pub(crate) trait Job {
     fn run<E: Engine>(self) -> Self::Output;
 }
 
-/// The Xoodoo implementation [`dispatch`] runs on this CPU. The choice is made here
-/// only, so that [`Kernel::name`] (what `crate::kernels` reports) is the code that
-/// really runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Kernel {
-    /// The SSSE3 source compiled for AVX-512 F+VL+BW.
-    #[cfg(target_arch = "x86_64")]
-    Avx512,
-    /// The SSSE3 source.
-    #[cfg(target_arch = "x86_64")]
-    Ssse3,
-    /// The SSE2 source (every x86_64 CPU).
-    #[cfg(target_arch = "x86_64")]
-    Sse2,
-    /// The portable scalar code (other targets).
-    #[cfg(not(target_arch = "x86_64"))]
-    Portable,
-}
-
-impl Kernel {
-    /// AVX-512 F+VL+BW when the CPU and OS support them, else SSSE3 when the CPU has
-    /// it, otherwise SSE2 (x86_64) or the portable code (other targets).
-    #[inline]
-    pub(crate) fn detect() -> Kernel {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if crate::cpu::Avx512Token::detect().is_some() {
-                Kernel::Avx512
-            } else if crate::permutation::xoodoo::x86::Ssse3::detect().is_some() {
-                Kernel::Ssse3
-            } else {
-                Kernel::Sse2
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            Kernel::Portable
-        }
-    }
-
-    /// Its name in reports.
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Avx512 => "avx512",
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Ssse3 => "ssse3",
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Sse2 => "sse2",
-            #[cfg(not(target_arch = "x86_64"))]
-            Kernel::Portable => "portable",
-        }
-    }
-}
-
 /// Runs `job` with the implementation [`Kernel::detect`] picks.
 #[inline]
 #[allow(unsafe_code)]
@@ -85,11 +30,11 @@ pub(crate) fn dispatch<J: Job>(job: J) -> J::Output {
             job.run::<Ssse3>()
         }
         match Kernel::detect() {
-            // SAFETY: CPUID and XCR0 reported AVX-512 F, VL and BW usable, which
-            // imply SSSE3 and AVX2.
-            Kernel::Avx512 => unsafe { with_avx512(job) },
-            // SAFETY: CPUID reported SSSE3.
-            Kernel::Ssse3 => unsafe { with_ssse3(job) },
+            // SAFETY: the token proves AVX-512 F, VL and BW usable (CPUID and XCR0),
+            // which imply SSSE3 and AVX2.
+            Kernel::Avx512(_) => unsafe { with_avx512(job) },
+            // SAFETY: the token proves CPUID reported SSSE3.
+            Kernel::Ssse3(_) => unsafe { with_ssse3(job) },
             Kernel::Sse2 => job.run::<Sse2>(),
         }
     }

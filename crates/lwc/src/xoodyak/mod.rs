@@ -33,8 +33,9 @@ mod hash;
 
 pub use aead::Xoodyak;
 
-/// The Xoodoo implementation Xoodyak runs on this CPU (see `crate::kernels`).
+/// The Xoodoo implementation Xoodyak runs on this CPU (see `crate::kernels`): the
+/// same selection as `XoodooState::permute`.
 pub(crate) fn kernel() -> &'static str {
-    cyclist::Kernel::detect().name()
+    crate::permutation::xoodoo::Kernel::detect().name()
 }
 pub use hash::XoodyakHash;
