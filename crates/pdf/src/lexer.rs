@@ -484,6 +484,9 @@ impl<'a> Lexer<'a> {
     fn name_body(&mut self) -> Vec<u8> {
         let run = self.regular_run();
         self.pos += run.len();
+        if !run.contains(&b'#') {
+            return run.to_vec();
+        }
         let mut out = Vec::with_capacity(run.len());
         let mut i = 0;
         while i < run.len() {
@@ -620,8 +623,12 @@ impl<'a> Lexer<'a> {
                     } else {
                         self.object(depth + 1)?
                     };
-                    // Later duplicates replace earlier ones.
-                    d.set(&key, value);
+                    // Later duplicates replace earlier ones. The key read is kept, not
+                    // copied (`Dict::set` copies it: a second allocation per key).
+                    match d.get_mut(&key) {
+                        Some(v) => *v = value,
+                        None => d.0.push((key, value)),
+                    }
                 }
                 Some(_) => {
                     return Err(syntax(self.pos, "dictionary key is not a name"));

@@ -27,7 +27,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::document::{Document, NumberSet, Pdf, Read, collect_refs};
+use crate::document::{Document, NumberSet, Pdf, Read, RefGraph, collect_refs};
 use crate::error::{Error, Result};
 use crate::limits::Limits;
 use crate::object::Object;
@@ -114,15 +114,15 @@ pub(crate) fn census(doc: &Document, why: &dyn Fn(u32) -> Missing) -> Census {
             todo.extend(refs.iter().map(|&n| (n, 0)));
         }
     }
+    let graph = RefGraph::of(doc);
     let mut seen = NumberSet::for_numbers(doc.objects.keys().next_back().copied());
     while let Some((n, from)) = todo.pop() {
         if !seen.insert(n) {
             continue;
         }
-        match doc.objects.get(&n) {
-            Some((_, o)) => {
+        match graph.refs(n) {
+            Some(refs) => {
                 c.used += 1;
-                sorted_refs(o, &mut refs);
                 todo.extend(refs.iter().filter(|&&r| !seen.contains(r)).map(|&r| (r, n)));
             }
             None => {
