@@ -808,6 +808,72 @@ trailer << /Root 1 0 R /Size 17 >>
         }
     }
 
+    /// The outputs of the fuzz corpora (`pdf_encrypt` encrypted with a Standard cipher and
+    /// decrypted again, `pdf_info_decrypt` decrypted): wherever the read-back without objects counts one, it counts
+    /// what the whole reading does, and it counts most of them.
+    #[test]
+    fn read_back_without_objects_agrees_on_the_fuzz_corpus() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/pdf_encrypt");
+        let Ok(rd) = std::fs::read_dir(&dir) else {
+            println!("SKIP: {} is missing", dir.display());
+            return;
+        };
+        let (mut outputs, mut counted) = (0, 0);
+        for e in rd {
+            let b = std::fs::read(e.unwrap().path()).unwrap();
+            let Some((&pick, input)) = b.split_first() else {
+                continue;
+            };
+            let cipher = crate::standard::StdCipher::ALL[usize::from(pick) % 3];
+            let opts = crate::Options {
+                cipher: crate::Cipher::Standard(cipher),
+                user_password: "u",
+                owner_password: "o",
+                permissions: -4,
+                encrypt_metadata: pick & 0x80 == 0,
+                input_password: Some("user"),
+                allow_weak: true,
+            };
+            let Ok(enc) = crate::encrypt(input, &opts) else {
+                continue;
+            };
+            let dec = crate::decrypt(&enc.bytes, Some("u")).unwrap();
+            for (bytes, password) in [(&enc.bytes, Some("u")), (&dec.bytes, None)] {
+                outputs += 1;
+                let (flat, whole) = read_back(bytes, password);
+                if let Some(flat) = flat {
+                    counted += 1;
+                    assert_eq!(
+                        (flat.pages, flat.used, flat.missing),
+                        (whole.pages, whole.used, whole.missing.len()),
+                        "{whole:?}"
+                    );
+                }
+            }
+        }
+        // And what the decryption corpus (damaged and odd files, repaired) decrypts to.
+        let dir = dir.with_file_name("pdf_info_decrypt");
+        for e in std::fs::read_dir(&dir).into_iter().flatten() {
+            let b = std::fs::read(e.unwrap().path()).unwrap();
+            let Ok(dec) = crate::decrypt(&b, None).or_else(|_| crate::decrypt(&b, Some("user")))
+            else {
+                continue;
+            };
+            outputs += 1;
+            let (flat, whole) = read_back(&dec.bytes, None);
+            if let Some(flat) = flat {
+                counted += 1;
+                assert_eq!(
+                    (flat.pages, flat.used, flat.missing),
+                    (whole.pages, whole.used, whole.missing.len()),
+                    "{whole:?}"
+                );
+            }
+        }
+        println!("{counted} of {outputs} outputs counted without objects");
+        assert!(counted * 2 > outputs, "{counted} of {outputs}");
+    }
+
     #[test]
     fn the_odd_tree_is_as_odd_as_meant() {
         let pdf = Pdf::parse(ODD_TREE.as_bytes()).unwrap();
