@@ -200,17 +200,23 @@ fn visit_dicts(o: &Object, f: &mut impl FnMut(&Dict) -> bool) -> bool {
         Object::Dict(d) | Object::Stream(Stream { dict: d, .. }) => {
             let mut any = f(d);
             for (_, v) in &d.0 {
-                any |= visit_dicts(v, f);
+                any |= holds_dicts(v) && visit_dicts(v, f);
             }
             any
         }
         Object::Array(a) => {
             let mut any = false;
             for v in a {
-                any |= visit_dicts(v, f);
+                any |= holds_dicts(v) && visit_dicts(v, f);
             }
             any
         }
         _ => false,
     }
+}
+
+/// Whether `o` may hold a dictionary: the values [`visit_dicts`] is called on, not the
+/// numbers, names and strings that make up most of a large document.
+fn holds_dicts(o: &Object) -> bool {
+    matches!(o, Object::Dict(_) | Object::Stream(_) | Object::Array(_))
 }

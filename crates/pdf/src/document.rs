@@ -72,6 +72,7 @@ impl Document {
     /// it writes a file; returns how many were removed. A stream's /Length does not count
     /// as a use: the writer writes lengths directly.
     pub fn drop_unreachable(&mut self) -> usize {
+        let graph = RefGraph::of(self);
         let mut seen = NumberSet::for_numbers(self.objects.keys().next_back().copied());
         let mut todo = Vec::new();
         for k in [&b"Root"[..], b"Info"] {
@@ -80,11 +81,10 @@ impl Document {
             }
         }
         while let Some(n) = todo.pop() {
-            if !seen.insert(n) {
-                continue;
-            }
-            if let Some((_, o)) = self.objects.get(&n) {
-                collect_refs(o, &mut todo);
+            if seen.insert(n)
+                && let Some(refs) = graph.refs(n)
+            {
+                todo.extend(refs.iter().filter(|&&r| !seen.contains(r)));
             }
         }
         let before = self.objects.len();
@@ -153,30 +153,36 @@ pub(crate) fn for_strings_dict(d: &mut Dict, f: &mut dyn FnMut(&mut Vec<u8>, &mu
 fn collect_ef(obj: &Object, out: &mut BTreeSet<u32>) {
     match obj {
         Object::Array(a) => a.iter().for_each(|o| collect_ef(o, out)),
-        Object::Dict(d) => {
-            if let Some(Object::Dict(ef)) = d.get(b"EF") {
-                for (_, v) in &ef.0 {
-                    if let Object::Ref(n, _) = v {
-                        out.insert(*n);
-                    }
-                }
-            }
-            d.0.iter().for_each(|(_, v)| collect_ef(v, out));
-        }
-        Object::Stream(s) => collect_ef(&Object::Dict(s.dict.clone()), out),
+        Object::Dict(d) => collect_ef_dict(d, out),
+        // A stream's dictionary is walked where it is, not copied.
+        Object::Stream(s) => collect_ef_dict(&s.dict, out),
         _ => {}
     }
 }
 
-/// How much of a document [`Pdf::load_reading`] keeps.
+fn collect_ef_dict(d: &Dict, out: &mut BTreeSet<u32>) {
+    if let Some(Object::Dict(ef)) = d.get(b"EF") {
+        for (_, v) in &ef.0 {
+            if let Object::Ref(n, _) = v {
+                out.insert(*n);
+            }
+        }
+    }
+    for (_, v) in &d.0 {
+        if matches!(v, Object::Array(_) | Object::Dict(_)) {
+            collect_ef(v, out);
+        }
+    }
+}
+
+/// How much of a document [`Pdf::load_reading`] decrypts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Read {
     /// Everything, every string and stream decrypted: a document to write.
     Whole,
-    /// Only object streams decrypted (strings and other streams stay as they are), and
-    /// of each object only what the census reads ([`crate::repair::skeleton`]): enough to
-    /// count a file's pages and objects, which is all the read-back check of a file about
-    /// to be written needs.
+    /// Only object streams decrypted (strings and other streams stay as they are):
+    /// enough to count a file's pages and objects, which is all the read-back check of a
+    /// file about to be written needs.
     Structure,
 }
 
@@ -240,20 +246,80 @@ impl NumberSet {
     }
 }
 
+/// A document's references, flat: each object's in ascending order, each once. Walking
+/// the graph of a 65,000-object document object by object, through its B-tree in the
+/// order of the walk, was a sixth of `pdf encrypt`'s time (two walks: the census and
+/// [`Document::drop_unreachable`]); gathered in one pass in the objects' order, the walk
+/// is over these arrays.
+pub(crate) struct RefGraph {
+    /// The object numbers, ascending.
+    nums: Vec<u32>,
+    /// Object `nums[i]`'s references: `refs[ends[i - 1]..ends[i]]` (from 0 for the first).
+    ends: Vec<usize>,
+    refs: Vec<u32>,
+}
+
+impl RefGraph {
+    pub(crate) fn of(doc: &Document) -> RefGraph {
+        let mut g = RefGraph {
+            nums: Vec::with_capacity(doc.objects.len()),
+            ends: Vec::with_capacity(doc.objects.len()),
+            refs: Vec::with_capacity(doc.objects.len() * 4),
+        };
+        for (&n, (_, o)) in &doc.objects {
+            let start = g.refs.len();
+            collect_refs(o, &mut g.refs);
+            g.refs[start..].sort_unstable();
+            let mut end = start;
+            for i in start..g.refs.len() {
+                if end == start || g.refs[i] != g.refs[end - 1] {
+                    g.refs[end] = g.refs[i];
+                    end += 1;
+                }
+            }
+            g.refs.truncate(end);
+            g.nums.push(n);
+            g.ends.push(end);
+        }
+        g
+    }
+
+    /// Object `n`'s references (ascending, each once); `None` if it is not in the document.
+    pub(crate) fn refs(&self, n: u32) -> Option<&[u32]> {
+        let i = self.nums.binary_search(&n).ok()?;
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        Some(&self.refs[start..self.ends[i]])
+    }
+}
+
 /// Collects every object number referenced in `obj`.
 pub(crate) fn collect_refs(obj: &Object, out: &mut Vec<u32>) {
     match obj {
         Object::Ref(n, _) => out.push(*n),
-        Object::Array(a) => a.iter().for_each(|o| collect_refs(o, out)),
-        Object::Dict(d) => d.0.iter().for_each(|(_, v)| collect_refs(v, out)),
+        Object::Array(a) => refs_in(a.iter(), out),
+        Object::Dict(d) => refs_in(d.0.iter().map(|(_, v)| v), out),
         // A stream's /Length is rewritten as a direct number, so a reference there is not a use.
-        Object::Stream(s) => s
-            .dict
-            .0
-            .iter()
-            .filter(|(k, _)| k != b"Length")
-            .for_each(|(_, v)| collect_refs(v, out)),
+        Object::Stream(s) => refs_in(
+            s.dict
+                .0
+                .iter()
+                .filter(|(k, _)| k != b"Length")
+                .map(|(_, v)| v),
+            out,
+        ),
         _ => {}
+    }
+}
+
+/// [`collect_refs`] of each of `items`, the scalars among them passed over here rather
+/// than in a call each (the graph walks of a large document make millions).
+fn refs_in<'o>(items: impl Iterator<Item = &'o Object>, out: &mut Vec<u32>) {
+    for o in items {
+        match o {
+            Object::Ref(n, _) => out.push(*n),
+            Object::Array(_) | Object::Dict(_) | Object::Stream(_) => collect_refs(o, out),
+            _ => {}
+        }
     }
 }
 
@@ -559,8 +625,7 @@ impl<'a> Pdf<'a> {
     /// Loads every object of the reading `xref`. Objects that cannot be read are left out
     /// and listed; judging whether the document is whole is the caller's. With `fill`,
     /// object streams that the cross-reference data does not name are read too (a
-    /// reading repaired by scanning). `read` says how much of each object is kept
-    /// ([`Read`]).
+    /// reading repaired by scanning). `read` says what is decrypted ([`Read`]).
     pub(crate) fn load_reading(
         &self,
         xref: &Xref,
@@ -607,7 +672,6 @@ impl<'a> Pdf<'a> {
         }
         let enc = handler.map(|h| &h.enc);
         let strf = enc.map(|e| e.filter(&e.strf)).filter(|_| decrypt_all);
-        let stmf = enc.map(|e| e.filter(&e.stmf));
 
         // 1. Top-level objects, strings decrypted.
         let mut first_offset: Option<(usize, u32)> = None;
@@ -654,10 +718,6 @@ impl<'a> Pdf<'a> {
                                     doc.warn(format!("object {} {}: a string: {w}", id.0, id.1));
                                 }
                             }
-                            let obj = match read {
-                                Read::Whole => obj,
-                                Read::Structure => crate::repair::skeleton(obj),
-                            };
                             doc.objects.insert(num, (id.1, obj));
                         }
                         Err(e @ Error::Limit(_)) => return Err(e),
@@ -697,16 +757,8 @@ impl<'a> Pdf<'a> {
             let mut s = s;
             let mut clear = false;
             if let Some(h) = handler {
-                let cf = match take_crypt_filter(&mut s.dict) {
-                    Some(name) => {
-                        let cf = h.enc.filter(&name);
-                        clear = cf.cfm == Cfm::Identity;
-                        cf
-                    }
-                    None => stmf.clone().unwrap_or_else(|| h.enc.filter("Identity")),
-                };
-                let (p, w) = h.decrypt(&cf, (c, g), &s.data);
-                s.data = p;
+                let w;
+                (clear, w) = decrypt_object_stream(h, (c, g), &mut s);
                 if let Some(w) = w {
                     doc.warn(format!("object stream {c}: {w}"));
                 }
@@ -745,10 +797,6 @@ impl<'a> Pdf<'a> {
                         std::mem::replace(&mut m[i].1, Object::Null)
                     } else {
                         m[i].1.clone()
-                    };
-                    let o = match read {
-                        Read::Whole => o,
-                        Read::Structure => crate::repair::skeleton(o),
                     };
                     doc.objects.insert(num, (0, o));
                     doc.compressed.insert(num);
@@ -811,9 +859,14 @@ impl<'a> Pdf<'a> {
         // 3. Streams: each with its crypt filter.
         if let Some(h) = handler.filter(|_| decrypt_all) {
             let e = &h.enc;
+            // The streams /EF names need finding only where their filter can differ from
+            // what they would get anyway (/EFF not /StmF, or metadata left in the clear):
+            // the walk over every object was a twentieth of decrypting a large file.
             let mut ef = BTreeSet::new();
-            for (_, o) in doc.objects.values() {
-                collect_ef(o, &mut ef);
+            if e.eff != e.stmf || (!e.encrypt_metadata && e.r >= 4) {
+                for (_, o) in doc.objects.values() {
+                    collect_ef(o, &mut ef);
+                }
             }
             let mut warns = Vec::new();
             let mut count = 0;
@@ -923,6 +976,27 @@ impl<'a> Pdf<'a> {
     }
 }
 
+/// Decrypts object stream `id` (`s`) with `h`: with the crypt filter it names (which is
+/// removed), else the document's /StmF. Whether it was stored in the clear (the Identity
+/// filter), and what decrypting it warns of.
+pub(crate) fn decrypt_object_stream(
+    h: &Handler,
+    id: ObjId,
+    s: &mut crate::object::Stream,
+) -> (bool, Option<String>) {
+    let (cf, clear) = match take_crypt_filter(&mut s.dict) {
+        Some(name) => {
+            let cf = h.enc.filter(&name);
+            let clear = cf.cfm == Cfm::Identity;
+            (cf, clear)
+        }
+        None => (h.enc.filter(&h.enc.stmf), false),
+    };
+    let (p, w) = h.decrypt(&cf, id, &s.data);
+    s.data = p;
+    (clear, w)
+}
+
 /// Parses a decoded (and decrypted) object stream: its members in order, with the
 /// default [`Limits`].
 pub(crate) fn parse_object_stream(
@@ -945,54 +1019,75 @@ pub(crate) fn parse_object_stream_with(
     limits: &Limits,
     values_left: &mut usize,
 ) -> Result<Vec<(u32, Object)>> {
-    let what = format!("object stream {num}");
-    let decoded = filters::decode_capped(dict, data, &what, limits.stream_bytes)?;
-    let n = dict.int(b"N").unwrap_or(0);
-    let first = dict.int(b"First").unwrap_or(0);
-    let (Ok(n), Ok(first)) = (usize::try_from(n), usize::try_from(first)) else {
-        return Err(Error::Damaged(format!("{what}: negative /N or /First")));
-    };
-    if first > decoded.len() {
-        return Err(Error::Damaged(format!(
-            "{what}: /First {first} is past its decoded data ({} bytes)",
-            decoded.len()
-        )));
-    }
-    if n > limits.objects {
-        return Err(exceeded(
-            Which::Objects,
-            format_args!("{what} says it holds {n} objects (/N)"),
-        ));
-    }
-    let mut lx = Lexer::new(&decoded[..first], 0);
-    let mut pairs = Vec::new();
-    for _ in 0..n {
-        let (Some(on), Some(off)) = (lx.uint(), lx.uint()) else {
-            break;
-        };
-        let (Ok(on), Ok(off)) = (u32::try_from(on), usize::try_from(off)) else {
-            break;
-        };
-        pairs.push((on, off));
-    }
-    let mut out = Vec::with_capacity(pairs.len());
-    let mut lx = Lexer::with_depth(&decoded, 0, limits.depth);
+    let members = ObjectStream::open(dict, data, num, limits)?;
+    let mut out = Vec::with_capacity(members.at.len());
+    let mut lx = Lexer::with_depth(&members.decoded, 0, limits.depth);
     lx.limit_values(*values_left);
-    for (on, off) in pairs {
-        let Some(pos) = first.checked_add(off).filter(|&p| p < decoded.len()) else {
-            continue;
-        };
+    for &(on, pos) in &members.at {
         lx.pos = pos;
         match lx.object(0) {
             Ok(o) => out.push((on, o)),
             Err(e @ Error::Limit(_)) => return Err(e),
-            Err(e) => {
-                return Err(Error::Damaged(format!("{what}, object {on}: {e}")));
-            }
+            Err(e) => return Err(members.damaged(on, e)),
         }
     }
     *values_left = lx.values_left();
     Ok(out)
+}
+
+/// An object stream decoded, and where its members are.
+pub(crate) struct ObjectStream {
+    /// The decoded data.
+    pub(crate) decoded: Vec<u8>,
+    /// Each member's number and where it starts in `decoded`, in order (a member whose
+    /// offset is past the data is left out).
+    pub(crate) at: Vec<(u32, usize)>,
+    num: u32,
+}
+
+impl ObjectStream {
+    /// Decodes object stream `num` (its dictionary and decrypted data) within `limits`
+    /// and reads the numbers and offsets of its members.
+    pub(crate) fn open(dict: &Dict, data: &[u8], num: u32, limits: &Limits) -> Result<Self> {
+        let what = format!("object stream {num}");
+        let decoded = filters::decode_capped(dict, data, &what, limits.stream_bytes)?;
+        let n = dict.int(b"N").unwrap_or(0);
+        let first = dict.int(b"First").unwrap_or(0);
+        let (Ok(n), Ok(first)) = (usize::try_from(n), usize::try_from(first)) else {
+            return Err(Error::Damaged(format!("{what}: negative /N or /First")));
+        };
+        if first > decoded.len() {
+            return Err(Error::Damaged(format!(
+                "{what}: /First {first} is past its decoded data ({} bytes)",
+                decoded.len()
+            )));
+        }
+        if n > limits.objects {
+            return Err(exceeded(
+                Which::Objects,
+                format_args!("{what} says it holds {n} objects (/N)"),
+            ));
+        }
+        let mut lx = Lexer::new(&decoded[..first], 0);
+        let mut at = Vec::with_capacity(n.min(first / 4 + 1));
+        for _ in 0..n {
+            let (Some(on), Some(off)) = (lx.uint(), lx.uint()) else {
+                break;
+            };
+            let (Ok(on), Ok(off)) = (u32::try_from(on), usize::try_from(off)) else {
+                break;
+            };
+            if let Some(pos) = first.checked_add(off).filter(|&p| p < decoded.len()) {
+                at.push((on, pos));
+            }
+        }
+        Ok(ObjectStream { decoded, at, num })
+    }
+
+    /// The error for member `on` that does not parse (`e`): the object stream is damaged.
+    pub(crate) fn damaged(&self, on: u32, e: Error) -> Error {
+        Error::Damaged(format!("object stream {}, object {on}: {e}", self.num))
+    }
 }
 
 #[cfg(test)]

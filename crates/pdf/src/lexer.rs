@@ -1,11 +1,35 @@
 //! Tokeniser and object parser (ISO 32000-2 §7.2, §7.3), written for hostile input:
 //! every read is bounds-checked, nesting is limited, and errors carry the byte offset.
 
+use std::borrow::Cow;
 use std::cell::Cell;
 
 use crate::error::{Error, Result, syntax};
 use crate::limits::{Limits, Which, exceeded};
 use crate::object::{Dict, ObjId, Object, StrForm, Stream, is_delim, is_ws};
+
+/// What [`Lexer::skim`] reports of an object, in order.
+#[derive(Debug, PartialEq)]
+pub(crate) enum Token<'a> {
+    /// `<<`
+    DictStart,
+    /// A dictionary key (its value follows).
+    Key(Cow<'a, [u8]>),
+    /// `>>`
+    DictEnd,
+    /// `[`
+    ArrayStart,
+    /// `]`
+    ArrayEnd,
+    /// `n g R`: the object number.
+    Ref(u32),
+    /// An integer.
+    Int(i64),
+    /// A name that is a value.
+    Name(Cow<'a, [u8]>),
+    /// Any other value: a real number, string, boolean or null.
+    Other,
+}
 
 /// A cursor over PDF bytes.
 pub struct Lexer<'a> {
@@ -18,6 +42,18 @@ pub struct Lexer<'a> {
     /// Values that may still be parsed ([`Limits::values`]; unlimited unless set).
     values_left: usize,
 }
+
+/// The bytes that end a run of regular characters: white space and delimiters, looked up
+/// (every token is read through such a run).
+static ENDS_RUN: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = is_ws(b as u8) || is_delim(b as u8);
+        b += 1;
+    }
+    t
+};
 
 fn hexval(b: u8) -> Option<u8> {
     match b {
@@ -83,7 +119,7 @@ impl<'a> Lexer<'a> {
         let start = self.pos.min(self.buf.len());
         let end = self.buf[start..]
             .iter()
-            .position(|&b| is_ws(b) || is_delim(b))
+            .position(|&b| ENDS_RUN[usize::from(b)])
             .map_or(self.buf.len(), |i| start + i);
         &self.buf[start..end]
     }
@@ -194,10 +230,191 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    /// Parses one direct object as [`Lexer::object`] does -- the same syntax, the same
+    /// errors, nesting and value limits -- but builds nothing: `f` is told its tokens in
+    /// order. For a reader that keeps a little of each object (the read-back check,
+    /// [`crate::readback`]), where building and freeing every object was most of the
+    /// cost.
+    pub(crate) fn skim(&mut self, depth: usize, f: &mut impl FnMut(Token<'a>)) -> Result<()> {
+        if depth > self.max_depth {
+            return Err(exceeded(
+                Which::Depth,
+                format_args!(
+                    "arrays/dictionaries nested more than {} deep at byte {}",
+                    self.max_depth, self.pos
+                ),
+            ));
+        }
+        if self.values_left == 0 {
+            return Err(exceeded(
+                Which::Values,
+                "the object streams hold more values than the limit allows",
+            ));
+        }
+        self.values_left -= 1;
+        self.skip_ws();
+        let start = self.pos;
+        let Some(b) = self.peek() else {
+            return Err(syntax(
+                start,
+                "unexpected end of data where an object was expected",
+            ));
+        };
+        match b {
+            b'/' => {
+                self.pos += 1;
+                f(Token::Name(self.name_ref()));
+            }
+            b'(' => {
+                self.skip_literal_string()?;
+                f(Token::Other);
+            }
+            b'<' if self.buf.get(self.pos + 1) == Some(&b'<') => {
+                self.pos += 2;
+                f(Token::DictStart);
+                loop {
+                    self.skip_ws();
+                    match self.peek() {
+                        None => return Err(syntax(start, "dictionary not closed with >>")),
+                        Some(b'>') => {
+                            if self.buf.get(self.pos + 1) == Some(&b'>') {
+                                self.pos += 2;
+                                f(Token::DictEnd);
+                                return Ok(());
+                            }
+                            return Err(syntax(self.pos, "single '>' in a dictionary"));
+                        }
+                        Some(b'/') => {
+                            self.pos += 1;
+                            f(Token::Key(self.name_ref()));
+                            self.skip_ws();
+                            if self.buf[self.pos.min(self.buf.len())..].starts_with(b">>") {
+                                // A key without a value: null, not counted (as `dict_body`).
+                                f(Token::Other);
+                            } else {
+                                self.skim(depth + 1, f)?;
+                            }
+                        }
+                        Some(_) => return Err(syntax(self.pos, "dictionary key is not a name")),
+                    }
+                }
+            }
+            b'<' => {
+                self.skip_hex_string()?;
+                f(Token::Other);
+            }
+            b'[' => {
+                self.pos += 1;
+                f(Token::ArrayStart);
+                loop {
+                    self.skip_ws();
+                    match self.peek() {
+                        Some(b']') => {
+                            self.pos += 1;
+                            f(Token::ArrayEnd);
+                            return Ok(());
+                        }
+                        None => return Err(syntax(start, "array not closed with ]")),
+                        _ => self.skim(depth + 1, f)?,
+                    }
+                }
+            }
+            b'+' | b'-' | b'.' | b'0'..=b'9' => {
+                // Integers and references are most numbers, and `number` builds neither
+                // on the heap.
+                f(match self.number()? {
+                    Object::Ref(n, _) => Token::Ref(n),
+                    Object::Int(i) => Token::Int(i),
+                    _ => Token::Other,
+                });
+            }
+            _ if is_delim(b) => {
+                return Err(syntax(
+                    start,
+                    format!(
+                        "unexpected '{}' where an object was expected",
+                        char::from(b)
+                    ),
+                ));
+            }
+            _ => {
+                let run = self.regular_run();
+                if !matches!(run, b"true" | b"false" | b"null") {
+                    return Err(syntax(
+                        start,
+                        "unexpected keyword where an object was expected",
+                    ));
+                }
+                self.pos += run.len();
+                f(Token::Other);
+            }
+        }
+        Ok(())
+    }
+
+    /// A name's bytes (the slash consumed), borrowed unless it has `#xx` escapes.
+    fn name_ref(&mut self) -> Cow<'a, [u8]> {
+        let run = self.regular_run();
+        if run.contains(&b'#') {
+            Cow::Owned(self.name_body())
+        } else {
+            self.pos += run.len();
+            Cow::Borrowed(run)
+        }
+    }
+
+    /// Passes over a literal string as [`Lexer::literal_string`] reads it, keeping nothing.
+    fn skip_literal_string(&mut self) -> Result<()> {
+        let start = self.pos;
+        self.pos += 1;
+        let mut depth = 1usize;
+        while let Some(&b) = self.buf.get(self.pos) {
+            self.pos += 1;
+            match b {
+                b'(' => depth += 1,
+                b')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Ok(());
+                    }
+                }
+                // The escaped character is never a parenthesis that counts; the octal
+                // digits or line end that may follow it are not parentheses either.
+                b'\\' => self.pos += 1,
+                _ => {}
+            }
+        }
+        Err(syntax(start, "literal string not closed with )"))
+    }
+
+    /// Passes over a hex string as [`Lexer::hex_string`] reads it (the same errors).
+    fn skip_hex_string(&mut self) -> Result<()> {
+        let start = self.pos;
+        self.pos += 1;
+        while let Some(&b) = self.buf.get(self.pos) {
+            self.pos += 1;
+            if b == b'>' {
+                return Ok(());
+            }
+            if !is_ws(b) && hexval(b).is_none() {
+                return Err(syntax(
+                    self.pos - 1,
+                    format!("'{}' in a hex string", char::from(b).escape_default()),
+                ));
+            }
+        }
+        Err(syntax(start, "hex string not closed with >"))
+    }
+
     fn number(&mut self) -> Result<Object> {
         let start = self.pos;
         let run = self.regular_run();
         self.pos += run.len();
+        // Most numbers are unsigned integers (and references): read them directly.
+        if (1..=18).contains(&run.len()) && run.iter().all(u8::is_ascii_digit) {
+            let i = run.iter().fold(0i64, |a, &d| a * 10 + i64::from(d - b'0'));
+            return Ok(self.int_or_ref(i));
+        }
         let s = std::str::from_utf8(run).unwrap_or("");
         let is_int = !s.is_empty()
             && s.trim_start_matches(['+', '-'])
@@ -205,17 +422,8 @@ impl<'a> Lexer<'a> {
                 .all(|b| b.is_ascii_digit())
             && s.len() > usize::from(s.starts_with(['+', '-']));
         if is_int && let Ok(i) = s.parse::<i64>() {
-            // "n g R"?
             if i >= 0 && !s.starts_with('+') {
-                let save = self.pos;
-                if let Some(g) = self.uint()
-                    && self.eat_keyword(b"R")
-                    && g <= u64::from(u16::MAX)
-                    && i <= i64::from(u32::MAX)
-                {
-                    return Ok(Object::Ref(i as u32, g as u16));
-                }
-                self.pos = save;
+                return Ok(self.int_or_ref(i));
             }
             return Ok(Object::Int(i));
         }
@@ -259,9 +467,26 @@ impl<'a> Lexer<'a> {
         Ok(Object::Real(v))
     }
 
+    /// The unsigned integer `i` just read, or the reference `i g R` it starts.
+    fn int_or_ref(&mut self, i: i64) -> Object {
+        let save = self.pos;
+        if let Some(g) = self.uint()
+            && self.eat_keyword(b"R")
+            && g <= u64::from(u16::MAX)
+            && i <= i64::from(u32::MAX)
+        {
+            return Object::Ref(i as u32, g as u16);
+        }
+        self.pos = save;
+        Object::Int(i)
+    }
+
     fn name_body(&mut self) -> Vec<u8> {
         let run = self.regular_run();
         self.pos += run.len();
+        if !run.contains(&b'#') {
+            return run.to_vec();
+        }
         let mut out = Vec::with_capacity(run.len());
         let mut i = 0;
         while i < run.len() {
@@ -398,8 +623,12 @@ impl<'a> Lexer<'a> {
                     } else {
                         self.object(depth + 1)?
                     };
-                    // Later duplicates replace earlier ones.
-                    d.set(&key, value);
+                    // Later duplicates replace earlier ones. The key read is kept, not
+                    // copied (`Dict::set` copies it: a second allocation per key).
+                    match d.get_mut(&key) {
+                        Some(v) => *v = value,
+                        None => d.0.push((key, value)),
+                    }
                 }
                 Some(_) => {
                     return Err(syntax(self.pos, "dictionary key is not a name"));
@@ -497,6 +726,34 @@ pub fn indirect_object_in(
     cx: &Context<'_>,
 ) -> Result<(ObjId, Object, usize)> {
     let mut lx = Lexer::with_depth(buf, pos, cx.max_depth);
+    let id = object_header(&mut lx)?;
+    let obj = lx.object(0)?;
+    if let Object::Dict(dict) = obj {
+        let len = || match dict.get(b"Length") {
+            Some(Object::Int(l)) => Some(*l),
+            Some(Object::Ref(n, g)) => (cx.lengths)((*n, *g)),
+            _ => None,
+        };
+        let (data, end_pos) = after_dict(&mut lx, id, len, cx.endstreams)?;
+        return Ok(match data {
+            Some(data) => (
+                id,
+                Object::Stream(Stream {
+                    dict,
+                    data: buf[data].to_vec(),
+                }),
+                end_pos,
+            ),
+            None => (id, Object::Dict(dict), end_pos),
+        });
+    }
+    let end_pos = object_end(buf, lx.pos, id)?;
+    Ok((id, obj, end_pos))
+}
+
+/// Reads `n g obj` at the lexer's position: the object's id.
+pub(crate) fn object_header(lx: &mut Lexer<'_>) -> Result<ObjId> {
+    let pos = lx.pos;
     let (Some(num), Some(gen_)) = (lx.uint(), lx.uint()) else {
         return Err(syntax(pos, "expected 'n g obj'"));
     };
@@ -506,44 +763,40 @@ pub fn indirect_object_in(
     let (Ok(num), Ok(gen_)) = (u32::try_from(num), u16::try_from(gen_)) else {
         return Err(syntax(pos, "object number or generation out of range"));
     };
-    let id = (num, gen_);
-    let obj = lx.object(0)?;
+    Ok((num, gen_))
+}
+
+/// What follows the dictionary that is object `id`'s value (the lexer just after it): the
+/// range of its stream's data if it is a stream's (`len()`: its /Length, asked only
+/// then), and where the object ends.
+pub(crate) fn after_dict(
+    lx: &mut Lexer<'_>,
+    id: ObjId,
+    len: impl FnOnce() -> Option<i64>,
+    endstreams: Option<&EndstreamCache>,
+) -> Result<(Option<std::ops::Range<usize>>, usize)> {
+    let buf = lx.buf;
     let save = lx.pos;
-    if let Object::Dict(dict) = obj {
-        if lx.eat_keyword(b"stream") {
-            let mut s = lx.pos;
-            if buf.get(s) == Some(&b'\r') {
-                s += 1;
-            }
-            if buf.get(s) == Some(&b'\n') {
-                s += 1;
-            }
-            let len = match dict.get(b"Length") {
-                Some(Object::Int(l)) => Some(*l),
-                Some(Object::Ref(n, g)) => (cx.lengths)((*n, *g)),
-                _ => None,
-            };
-            let Some((end, after)) = stream_end(buf, s, len, cx.endstreams) else {
-                return Err(Error::Damaged(format!(
-                    "stream of object {num} {gen_}: no 'endstream' after its data (/Length {})",
-                    len.map_or("missing".to_string(), |l| l.to_string())
-                )));
-            };
-            let end_pos = object_end(buf, after, id)?;
-            return Ok((
-                id,
-                Object::Stream(Stream {
-                    dict,
-                    data: buf[s..end].to_vec(),
-                }),
-                end_pos,
-            ));
-        }
-        let end_pos = object_end(buf, save, id)?;
-        return Ok((id, Object::Dict(dict), end_pos));
+    if !lx.eat_keyword(b"stream") {
+        return Ok((None, object_end(buf, save, id)?));
     }
-    let end_pos = object_end(buf, save, id)?;
-    Ok((id, obj, end_pos))
+    let mut s = lx.pos;
+    if buf.get(s) == Some(&b'\r') {
+        s += 1;
+    }
+    if buf.get(s) == Some(&b'\n') {
+        s += 1;
+    }
+    let len = len();
+    let Some((end, after)) = stream_end(buf, s, len, endstreams) else {
+        return Err(Error::Damaged(format!(
+            "stream of object {} {}: no 'endstream' after its data (/Length {})",
+            id.0,
+            id.1,
+            len.map_or("missing".to_string(), |l| l.to_string())
+        )));
+    };
+    Ok((Some(s..end), object_end(buf, after, id)?))
 }
 
 /// Where object `id`, whose value ends at `pos`, ends: after its `endobj`. A missing
@@ -551,7 +804,7 @@ pub fn indirect_object_in(
 /// the file follows; anything else there means the object is damaged (a stream whose
 /// `stream` keyword was lost reads as a dictionary followed by its data), and reading it
 /// would silently change what it is.
-fn object_end(buf: &[u8], pos: usize, id: ObjId) -> Result<usize> {
+pub(crate) fn object_end(buf: &[u8], pos: usize, id: ObjId) -> Result<usize> {
     let mut lx = Lexer::new(buf, pos);
     if lx.eat_keyword(b"endobj") {
         return Ok(lx.pos);

@@ -96,6 +96,7 @@ pub mod permissions;
 pub mod phases;
 pub mod prepare;
 pub mod random;
+mod readback;
 pub mod repair;
 pub mod security;
 pub mod standard;

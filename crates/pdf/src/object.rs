@@ -130,12 +130,12 @@ impl Object {
 }
 
 /// Whether `b` is PDF white space (§7.2.3).
-pub(crate) fn is_ws(b: u8) -> bool {
+pub(crate) const fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'\x0c' | b'\0')
 }
 
 /// Whether `b` is a PDF delimiter (§7.2.3).
-pub(crate) fn is_delim(b: u8) -> bool {
+pub(crate) const fn is_delim(b: u8) -> bool {
     matches!(
         b,
         b'(' | b')' | b'<' | b'>' | b'[' | b']' | b'{' | b'}' | b'/' | b'%'

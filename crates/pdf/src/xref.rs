@@ -528,10 +528,13 @@ fn read_chain(buf: &[u8], start: usize, shift: usize, limits: &Limits) -> Result
         };
         first = false;
         x.sections += 1;
-        let mut local: BTreeMap<u32, Entry> = BTreeMap::new();
-        for (n, e) in sec.entries {
-            local.entry(n).or_insert(e);
-        }
+        // The first entry of a number wins. Built in one go from the entries sorted
+        // (a section lists them in order, so the sort is a pass): inserting 65,000
+        // entries one by one, twice, was a twentieth of `pdf encrypt`'s time.
+        let mut sorted = sec.entries;
+        sorted.sort_by_key(|(n, _)| *n);
+        sorted.dedup_by_key(|(n, _)| *n);
+        let mut local: BTreeMap<u32, Entry> = sorted.into_iter().collect();
         if sec.damaged.contains(&0) {
             x.ignored
                 .push("an entry lists object 0 (never an object) as in use".into());
@@ -571,8 +574,12 @@ fn read_chain(buf: &[u8], start: usize, shift: usize, limits: &Limits) -> Result
                 )),
             }
         }
-        for (n, e) in local {
-            x.entries.entry(n).or_insert(e);
+        if x.entries.is_empty() {
+            x.entries = local;
+        } else {
+            for (n, e) in local {
+                x.entries.entry(n).or_insert(e);
+            }
         }
         if x.entries.len() > limits.objects {
             return Err(too_many(x.entries.len(), limits));
