@@ -197,10 +197,12 @@ fn profile_and_forks_are_refused_together() {
     let plan = Plan {
         settings: pipeline::settings_for(Scale::Quick, Some(2)),
         keep_awake: false,
-        profile: true,
         ..Plan::new(
             vec![by_name("data-size").unwrap()],
-            Config::new(Scale::Quick),
+            Config {
+                profile: true,
+                ..Config::new(Scale::Quick)
+            },
             Location::File(dir.path().join("lab.sqlite")),
         )
     };
