@@ -231,15 +231,14 @@ fn the_pdf_study_times_pdfbox_in_the_jvm_and_decides_fig_10_there() {
             )
         })
         .collect();
-    // Per scheme: the set in average time (Fig. 10), then the single file in single shot
-    // (Fig. 11), each encrypting and decrypting.
+    // Per scheme: the set in average time (Fig. 10), encrypting and decrypting, then the
+    // single file in single shot (Fig. 11), encrypting (at --quick; decrypting too at the
+    // other scales).
     let mut want = Vec::new();
     for c in ["aes-128", "ascon-128"] {
-        for set in [true, false] {
-            for phase in ["encrypt-job", "decrypt-job"] {
-                want.push(format!("{c} {phase} {set}"));
-            }
-        }
+        want.push(format!("{c} encrypt-job true"));
+        want.push(format!("{c} decrypt-job true"));
+        want.push(format!("{c} encrypt-job false"));
     }
     assert_eq!(figures, want, "{:?}", e.artifacts);
     assert!(java.iter().all(|m| m.id.implementation == "pdfbox"
@@ -287,6 +286,7 @@ fn the_pdf_study_times_pdfbox_in_the_jvm_and_decides_fig_10_there() {
             swap.iter().any(|c| c.verdict().is_some()),
             "{fig}: the swap's order has a verdict: {swap:?}"
         );
-        assert_eq!(t.rows.len(), 4, "{fig}: two schemes, two directions");
+        let directions = if fig == "jvm/fig-10" { 2 } else { 1 };
+        assert_eq!(t.rows.len(), 2 * directions, "{fig}: two schemes");
     }
 }
