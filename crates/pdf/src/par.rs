@@ -5,6 +5,10 @@
 //!   are most of the work, so each pair runs side by side.
 //! - [`chunks`]: per-object work (compressing, encrypting) split into contiguous chunks of
 //!   about equal bytes, one thread each, when there is enough of it to pay for the threads.
+//!   Reading, the object streams are parsed this way (`document::parse_containers`, the
+//!   /Values budget shared); writing, each object stream's members are serialised and
+//!   compressed this way (`writer::pack`); a large document's reference graph is gathered
+//!   in two halves with [`join`] (`document::RefGraph::of`).
 
 /// Runs `a` on a second thread and `b` on this one, and returns both results.
 ///

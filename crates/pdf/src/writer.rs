@@ -172,6 +172,10 @@ pub fn renumber_if_sparse(doc: &mut Document) -> bool {
     true
 }
 
+/// About how many bytes of work (serialising and compressing) an object stream member
+/// is, for [`crate::par::chunks`]: a member of a page tree serialises to 60-100 bytes.
+const MEMBER_WEIGHT: usize = 80;
+
 /// Lays `doc` out with `layout` (see the module documentation).
 pub fn pack(mut doc: Document, layout: Layout) -> Packed {
     renumber_if_sparse(&mut doc);
@@ -199,33 +203,41 @@ pub fn pack(mut doc: Document, layout: Layout) -> Packed {
     }
     let mut next = max_num + 1;
     let mut compressed = Vec::with_capacity(members.len());
-    // Serialise each object stream's members, then compress them (on several threads when
-    // there is much to compress).
-    let mut bodies: Vec<(u32, usize, usize, Vec<u8>)> = Vec::new();
-    for chunk in members.chunks(OBJECTS_PER_STREAM) {
+    // Each object stream's members serialised, then compressed, on several threads when
+    // there is much to do; each member is freed where it was serialised.
+    type Body<'m> = (u32, &'m mut [(u32, Object)], usize, Vec<u8>);
+    let mut bodies: Vec<Body<'_>> = Vec::new();
+    for chunk in members.chunks_mut(OBJECTS_PER_STREAM) {
         let stm = next;
         next += 1;
-        let mut head = Vec::new();
-        let mut body = Vec::new();
-        for (i, (num, o)) in chunk.iter().enumerate() {
-            let _ = write!(head, "{num} {} ", body.len());
-            write_object(&mut body, o);
-            body.push(b'\n');
+        for (i, (num, _)) in chunk.iter().enumerate() {
             compressed.push((*num, stm, i as u32));
         }
-        let first = head.len();
-        head.extend_from_slice(&body);
-        bodies.push((stm, chunk.len(), first, head));
+        bodies.push((stm, chunk, 0, Vec::new()));
     }
     crate::par::chunks(
         &mut bodies,
-        |b| b.3.len(),
+        |b| b.1.len() * MEMBER_WEIGHT,
         |part| {
-            for b in part {
-                b.3 = filters::deflate(&b.3);
+            for (_, chunk, first, data) in part {
+                let mut head = Vec::new();
+                let mut body = Vec::new();
+                for (num, o) in chunk.iter_mut() {
+                    let _ = write!(head, "{num} {} ", body.len());
+                    write_object(&mut body, o);
+                    body.push(b'\n');
+                    *o = Object::Null;
+                }
+                *first = head.len();
+                head.extend_from_slice(&body);
+                *data = filters::deflate(&head);
             }
         },
     );
+    let bodies: Vec<(u32, usize, usize, Vec<u8>)> = bodies
+        .into_iter()
+        .map(|(stm, chunk, first, data)| (stm, chunk.len(), first, data))
+        .collect();
     for (stm, n, first, data) in bodies {
         let mut d = Dict::new();
         d.set(b"Type", Object::Name(b"ObjStm".to_vec()));
