@@ -126,8 +126,9 @@ pub struct Args {
     /// Sample where each figure's CPU time goes and draw each figure's flame graph in the
     /// report: after the measured run, every benchmark runs once more under a sampling
     /// profiler (~1,000 samples per CPU-second), whose figures are not kept. Off by
-    /// default (it adds that pass's time). Not with --forks; other runtimes are not
-    /// profiled (docs/studies.md, "Profiles").
+    /// default (it adds that pass's time). Not with --forks. Of the other runtimes only
+    /// the JVM of the pdf study is profiled, by the JDK's Flight Recorder, with a table
+    /// of its hottest methods (docs/studies.md, "Profiles").
     #[arg(long, conflicts_with = "forks")]
     profile: bool,
     /// Time a C implementation under the NIST LWC crypto_aead API (api.h and .c files in
