@@ -147,8 +147,9 @@ impl<'a> Lexer<'a> {
         Some(v)
     }
 
-    /// Parses one direct object.
-    pub fn object(&mut self, depth: usize) -> Result<Object> {
+    /// The start of every direct object, parsed or skimmed: the nesting and value limits
+    /// checked and counted, white space skipped; the object's first byte and where it is.
+    fn enter(&mut self, depth: usize) -> Result<(usize, u8)> {
         if depth > self.max_depth {
             return Err(exceeded(
                 Which::Depth,
@@ -173,6 +174,12 @@ impl<'a> Lexer<'a> {
                 "unexpected end of data where an object was expected",
             ));
         };
+        Ok((start, b))
+    }
+
+    /// Parses one direct object.
+    pub fn object(&mut self, depth: usize) -> Result<Object> {
+        let (start, b) = self.enter(depth)?;
         match b {
             b'/' => {
                 self.pos += 1;
@@ -236,30 +243,7 @@ impl<'a> Lexer<'a> {
     /// [`crate::readback`]), where building and freeing every object was most of the
     /// cost.
     pub(crate) fn skim(&mut self, depth: usize, f: &mut impl FnMut(Token<'a>)) -> Result<()> {
-        if depth > self.max_depth {
-            return Err(exceeded(
-                Which::Depth,
-                format_args!(
-                    "arrays/dictionaries nested more than {} deep at byte {}",
-                    self.max_depth, self.pos
-                ),
-            ));
-        }
-        if self.values_left == 0 {
-            return Err(exceeded(
-                Which::Values,
-                "the object streams hold more values than the limit allows",
-            ));
-        }
-        self.values_left -= 1;
-        self.skip_ws();
-        let start = self.pos;
-        let Some(b) = self.peek() else {
-            return Err(syntax(
-                start,
-                "unexpected end of data where an object was expected",
-            ));
-        };
+        let (start, b) = self.enter(depth)?;
         match b {
             b'/' => {
                 self.pos += 1;

@@ -53,7 +53,8 @@ fn modes(set: &PdfSet, sel: &Selection) -> [ModeView; 2] {
     ]
 }
 
-fn get<'m>(
+/// The figure of `c` in `phase` on the data labelled `label`.
+pub(super) fn get<'m>(
     ms: &[&'m Measurement],
     c: Cipher,
     phase: Phase,

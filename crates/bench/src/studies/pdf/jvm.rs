@@ -24,6 +24,7 @@ use serde_json::{Value, json};
 
 use super::super::find;
 use super::super::{Config, Elsewhere, Scale};
+use super::findings::get;
 use super::inputs::{PdfFile, PdfSet};
 use super::jvm_check::{self, Checked, OWNER, USER, ask};
 use super::{NAME, SET_LABEL, wanted};
@@ -502,18 +503,6 @@ fn figure_table(
     title: &str,
     paper: &str,
 ) -> Option<Artifact> {
-    fn of<'m>(
-        set: &[&'m Measurement],
-        c: Cipher,
-        phase: Phase,
-        label: &str,
-    ) -> Option<&'m Measurement> {
-        set.iter().copied().find(|m| {
-            m.id.algorithm == Subject::named(c.name())
-                && m.id.phase == phase
-                && m.id.data_type == label
-        })
-    }
     let mut t = Table::new(&[
         "scheme",
         "direction",
@@ -530,15 +519,15 @@ fn figure_table(
     ]);
     let aes128 = Cipher::Standard(StdCipher::Aes128);
     for phase in [Phase::EncryptJob, Phase::DecryptJob] {
-        let Some(aes) = of(java, aes128, phase, label) else {
+        let Some(aes) = get(java, aes128, phase, label) else {
             continue;
         };
-        let ours_aes = of(rust, aes128, phase, label);
+        let ours_aes = get(rust, aes128, phase, label);
         for (scheme, cipher, _) in SCHEMES {
-            let Some(m) = of(java, cipher, phase, label) else {
+            let Some(m) = get(java, cipher, phase, label) else {
                 continue;
             };
-            let ours = of(rust, cipher, phase, label);
+            let ours = get(rust, cipher, phase, label);
             let against_aes = |a: Option<&Measurement>, b: Option<&Measurement>| {
                 (cipher != aes128)
                     .then(|| a.zip(b).and_then(|(a, b)| find::ratio(a, b)))
