@@ -2,6 +2,16 @@
 
 #![forbid(unsafe_code)]
 
+/// mimalloc instead of the C library's allocator: reading a PDF builds a tree of small
+/// allocations per object (names, dictionaries, arrays) and frees it whole, and with
+/// glibc's allocator that was about a fifth of `pdf encrypt`'s and `pdf decrypt`'s CPU time
+/// (measured in docs/BENCHMARKS.md, "mimalloc"). Built without transparent huge pages
+/// (`no_thp`): with them the kernel's compaction put up to 0.13 s of system time on some
+/// runs of a 0.2 s command. Every timed operation of the lab runs in this process too, so
+/// the Rust providers' figures are taken with it, all alike.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod analyze;
 mod bench;
 mod compare;
