@@ -140,8 +140,9 @@ struct Recorder {
     dicts: Vec<usize>,
 }
 
-/// Dictionaries with more keys than this are read whole rather than checked for
-/// duplicates key by key.
+/// Up to this many keys a dictionary's keys are checked for duplicates one by one as they
+/// come; a larger one (a resource dictionary naming hundreds of fonts) has its keys'
+/// hashes sorted once when it closes, so that a check stays O(n log n).
 const MAX_KEYS: usize = 64;
 
 fn key_hash(k: &[u8]) -> u64 {
@@ -203,7 +204,7 @@ impl Recorder {
             Token::Key(k) => {
                 let h = key_hash(&k);
                 let open = self.dicts.last().copied().unwrap_or(0);
-                if self.keys[open..].contains(&h) || self.keys.len() - open >= MAX_KEYS {
+                if self.keys.len() - open < MAX_KEYS && self.keys[open..].contains(&h) {
                     self.odd = true;
                 }
                 self.keys.push(h);
@@ -221,6 +222,13 @@ impl Recorder {
             Token::DictEnd => {
                 self.depth -= 1;
                 let open = self.dicts.pop().unwrap_or(0);
+                let keys = &mut self.keys[open..];
+                if keys.len() > MAX_KEYS {
+                    keys.sort_unstable();
+                    if keys.windows(2).any(|w| w[0] == w[1]) {
+                        self.odd = true;
+                    }
+                }
                 self.keys.truncate(open);
             }
             Token::ArrayStart => {
@@ -601,6 +609,34 @@ mod tests {
                 "{limit}"
             );
             assert_eq!(a.values_left(), b.values_left(), "{limit}");
+        }
+    }
+
+    /// Whether the recorder sends the object in `s` to the whole reading.
+    fn odd(s: &[u8]) -> bool {
+        let (mut rec, mut refs) = (Recorder::default(), Vec::new());
+        rec.start(&refs);
+        Lexer::new(s, 0)
+            .skim(0, &mut |t| rec.token(t, &mut refs))
+            .unwrap();
+        rec.odd
+    }
+
+    #[test]
+    fn duplicate_keys_send_an_object_to_the_whole_reading_at_any_size() {
+        let dict = |keys: &[String]| {
+            let body: String = keys.iter().map(|k| format!("/{k} 1 ")).collect();
+            format!("<</Font<<{body}>>/Type/Page>>").into_bytes()
+        };
+        for n in [3, MAX_KEYS, MAX_KEYS + 1, 300] {
+            let mut keys: Vec<String> = (0..n).map(|i| format!("F{i}")).collect();
+            assert!(!odd(&dict(&keys)), "{n} distinct keys");
+            // A key given again, early (checked as it comes) and last (in the sorted check).
+            for at in [1, n - 1] {
+                keys.push(keys[at - 1].clone());
+                assert!(odd(&dict(&keys)), "{n} keys, the key {at} again");
+                keys.pop();
+            }
         }
     }
 }
