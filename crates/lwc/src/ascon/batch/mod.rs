@@ -62,8 +62,9 @@
 //!   CPUID and XGETBV): eight states, each state word one 512-bit register. Written
 //!   once as plain-Rust lane arrays (`[u64; 8]` per word) and compiled with AVX-512
 //!   enabled, so the compiler emits `vprolq` for the rotations and `vpternlogq` for
-//!   the S-box logic; the unit tests also run that source without AVX-512. The
-//!   default wherever it is available.
+//!   the S-box logic; the unit tests also run that source without AVX-512. Only the
+//!   move of message blocks into and out of the rate words uses AVX-512 shuffles
+//!   written as intrinsics. The default wherever it is available.
 //! * **avx2** (x86-64 with AVX2, BMI1 and BMI2, detected at run time by CPUID; no
 //!   `target-cpu` flag needed): four states in the 64-bit elements of five 256-bit
 //!   registers. The default on AVX2 CPUs without AVX-512, except AMD Zen 1 and Zen+.
@@ -383,7 +384,7 @@ impl Backend {
             #[cfg(target_arch = "x86_64")]
             Kind::XmmGpr(_) => XmmGprLanes::N,
             #[cfg(target_arch = "x86_64")]
-            Kind::Avx512(_) => wide::Wide::N,
+            Kind::Avx512(_) => wide::Wide::<true>::N,
         }
     }
 
