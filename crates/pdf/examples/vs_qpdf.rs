@@ -215,10 +215,10 @@ fn synthetic(n: usize) -> Vec<u8> {
             cs,
             (
                 0,
-                Object::Stream(Stream {
+                Object::Stream(Box::new(Stream {
                     dict: sd,
                     data: cipherlab_pdf::filters::deflate(text.as_bytes()),
-                }),
+                })),
             ),
         );
         let mut a = Dict::new();

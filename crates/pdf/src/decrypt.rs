@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use crate::document::Document;
 use crate::error::Result;
 use crate::limits::Limits;
-use crate::object::{Dict, Object, Stream};
+use crate::object::{Dict, Object};
 use crate::open::{Opened, Protection};
 use crate::phases;
 use crate::repair;
@@ -196,23 +196,23 @@ fn has_trigger(doc: &Document) -> bool {
 
 /// Calls `f` on every dictionary in `o` (a stream's included); whether any call said yes.
 fn visit_dicts(o: &Object, f: &mut impl FnMut(&Dict) -> bool) -> bool {
-    match o {
-        Object::Dict(d) | Object::Stream(Stream { dict: d, .. }) => {
-            let mut any = f(d);
-            for (_, v) in &d.0 {
-                any |= holds_dicts(v) && visit_dicts(v, f);
-            }
-            any
-        }
+    let d = match o {
+        Object::Dict(d) => d,
+        Object::Stream(s) => &s.dict,
         Object::Array(a) => {
             let mut any = false;
             for v in a {
                 any |= holds_dicts(v) && visit_dicts(v, f);
             }
-            any
+            return any;
         }
-        _ => false,
+        _ => return false,
+    };
+    let mut any = f(d);
+    for (_, v) in &d.0 {
+        any |= holds_dicts(v) && visit_dicts(v, f);
     }
+    any
 }
 
 /// Whether `o` may hold a dictionary: the values [`visit_dicts`] is called on, not the

@@ -1067,7 +1067,7 @@ fn parse_containers(
     let mut items: Vec<Slot<'_>> = containers
         .iter()
         .map(|&c| match doc.objects.get(&c) {
-            Some((g, Object::Stream(s))) => (c, Some((*g, s)), None),
+            Some((g, Object::Stream(s))) => (c, Some((*g, &**s)), None),
             _ => (c, None, None),
         })
         .collect();

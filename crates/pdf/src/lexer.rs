@@ -752,10 +752,10 @@ pub fn indirect_object_in(
         return Ok(match data {
             Some(data) => (
                 id,
-                Object::Stream(Stream {
+                Object::Stream(Box::new(Stream {
                     dict,
                     data: buf[data].to_vec(),
-                }),
+                })),
                 end_pos,
             ),
             None => (id, Object::Dict(dict), end_pos),

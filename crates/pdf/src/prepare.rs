@@ -128,7 +128,7 @@ pub fn compress_streams_capped(doc: &mut Document, metadata_plain: bool, max: us
         .objects
         .iter_mut()
         .filter_map(|(n, (_, o))| match o {
-            Object::Stream(s) => Some((*n, s)),
+            Object::Stream(s) => Some((*n, &mut **s)),
             _ => None,
         })
         .collect();

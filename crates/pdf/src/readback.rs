@@ -434,7 +434,7 @@ pub(crate) fn counts(bytes: &[u8], handler: Option<&Handler>, limits: &Limits) -
         }
         let linearized = if containers.contains(num) {
             match pdf.object_at(num, offset).ok()? {
-                (id, Object::Stream(s)) if !s.dict.has_type(b"XRef") => streams.push((id, s)),
+                (id, Object::Stream(s)) if !s.dict.has_type(b"XRef") => streams.push((id, *s)),
                 _ => return None,
             }
             false

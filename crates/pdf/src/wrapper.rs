@@ -112,10 +112,10 @@ pub fn wrap(payload: &[u8], cipher: LwcCipher) -> Result<Vec<u8>> {
         4,
         (
             0,
-            Object::Stream(Stream {
+            Object::Stream(Box::new(Stream {
                 dict: cs,
                 data: filters::deflate(&content),
-            }),
+            })),
         ),
     );
     for (num, base) in [(6, "Helvetica"), (7, "Helvetica-Bold")] {
@@ -161,10 +161,10 @@ pub fn wrap(payload: &[u8], cipher: LwcCipher) -> Result<Vec<u8>> {
         8,
         (
             0,
-            Object::Stream(Stream {
+            Object::Stream(Box::new(Stream {
                 dict: ef,
                 data: payload.to_vec(),
-            }),
+            })),
         ),
     );
     let mut ep = Dict::new();

@@ -247,7 +247,7 @@ pub fn pack(mut doc: Document, layout: Layout) -> Packed {
         objects.push(TopObject {
             num: stm,
             gen_: 0,
-            obj: Object::Stream(crate::object::Stream { dict: d, data }),
+            obj: Object::Stream(Box::new(crate::object::Stream { dict: d, data })),
             object_stream: true,
         });
     }

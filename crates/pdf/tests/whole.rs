@@ -10,7 +10,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use cipherlab_pdf::object::{Object, Stream};
+use cipherlab_pdf::object::Object;
 use cipherlab_pdf::writer::{self, Layout};
 use cipherlab_pdf::{Cipher, Document, Options, Pdf, StdCipher};
 use cipherlab_testkit::pdf::{classic_file, last_startxref};
@@ -204,7 +204,7 @@ fn pages_of(doc: &Document) -> Result<Vec<Vec<u8>>, String> {
             // A page whose /Contents is not a stream any more (the damage fell inside its
             // dictionary) is a page whose content changed.
             _ => match d.get(b"Contents").map(get) {
-                Some(Object::Stream(Stream { data, .. })) => out.push(data),
+                Some(Object::Stream(s)) => out.push(s.data),
                 _ => out.push(Vec::new()),
             },
         }

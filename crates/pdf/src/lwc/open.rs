@@ -233,7 +233,7 @@ fn read_objects(
                     .map_err(|e| tampered(format!("object {num} cannot be read ({e})")))?;
                 match obj {
                     Object::Stream(s) if s.dict.has_type(b"XRef") => {}
-                    Object::Stream(s) => tops.push((oid.0, oid.1, s)),
+                    Object::Stream(s) => tops.push((oid.0, oid.1, *s)),
                     other => {
                         let what = match other {
                             Object::Dict(_) => "dictionary",
@@ -301,7 +301,10 @@ fn read_objects(
         if containers.contains(&n) {
             continue;
         }
-        if objects.insert(n, (g, Object::Stream(s))).is_some() {
+        if objects
+            .insert(n, (g, Object::Stream(Box::new(s))))
+            .is_some()
+        {
             return Err(tampered(format!(
                 "object {n} is both a stream and in an object stream"
             )));

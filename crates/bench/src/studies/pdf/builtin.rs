@@ -59,10 +59,10 @@ fn dict(entries: Vec<(&str, Object)>) -> Dict {
 
 fn flate(data: &[u8], mut d: Dict) -> Object {
     d.set(b"Filter", name("FlateDecode"));
-    Object::Stream(Stream {
+    Object::Stream(Box::new(Stream {
         dict: d,
         data: filters::deflate(data),
-    })
+    }))
 }
 
 fn int(i: usize) -> Object {
@@ -321,10 +321,10 @@ fn form() -> Vec<u8> {
             ),
         ]);
         d.set(b"Length", int(content.len()));
-        objects.push(Object::Stream(Stream {
+        objects.push(Object::Stream(Box::new(Stream {
             dict: d,
             data: content.into_bytes(),
-        }));
+        })));
     }
     document(
         objects,
