@@ -171,6 +171,8 @@ impl Avx512Vbmi2Token {
 
 /// Bit of [`SELF_TEST_FAILURES`]: ISAP-K's hand-written AVX-512 VBMI2 path.
 pub(crate) const SELF_TEST_ISAP_K_VBMI2: u8 = 1;
+/// Bit of [`SELF_TEST_FAILURES`]: the Ascon batch's hand-written AVX-512 block moves.
+pub(crate) const SELF_TEST_ASCON_BATCH_AVX512: u8 = 2;
 
 /// The hand-written SIMD paths whose first-use self-test failed in this process.
 static SELF_TEST_FAILURES: AtomicU8 = AtomicU8::new(0);
@@ -198,10 +200,16 @@ pub(crate) fn note_self_test_failure(bit: u8) {
 /// same feature level runs instead). Empty on a healthy CPU.
 pub fn self_test_failures() -> impl Iterator<Item = &'static str> {
     let f = SELF_TEST_FAILURES.load(Ordering::Relaxed);
-    [(
-        SELF_TEST_ISAP_K_VBMI2,
-        "isap-k avx512-vbmi2 (rho by vpshldvw)",
-    )]
+    [
+        (
+            SELF_TEST_ISAP_K_VBMI2,
+            "isap-k avx512-vbmi2 (rho by vpshldvw)",
+        ),
+        (
+            SELF_TEST_ASCON_BATCH_AVX512,
+            "ascon batch avx512 (block moves by vpermt2q)",
+        ),
+    ]
     .into_iter()
     .filter(move |(bit, _)| f & bit != 0)
     .map(|(_, name)| name)

@@ -9,7 +9,9 @@
 //! absent. The one exception is the move of the eight message blocks into and out
 //! of the rate words in the fused message loop ([`avx512_moves`], AVX-512 builds
 //! only): element-wise, the compiler made it scalar code through the stack, which
-//! cost more than the permutation's rounds saved (see [`Wide::step_full`]).
+//! cost more than the permutation's rounds saved (see [`Wide::step_full`]). Being
+//! hand-written, they run only after a first-use self-test against the element-wise
+//! moves ([`moves_usable`]); on a mismatch the element-wise moves run instead.
 //!
 //! Constant time: the round is XOR, AND-NOT and rotations by constant amounts on every
 //! element; blocks are moved by fixed loads and stores whose positions depend only on
@@ -63,9 +65,10 @@ pub(super) struct Wide<const AVX512: bool> {
     x: [Word; 5],
 }
 
-#[cfg(test)]
+#[cfg(any(test, target_arch = "x86_64"))]
 impl Wide<false> {
-    /// All-zero states, blocks moved element-wise (the tests' baseline build).
+    /// All-zero states, blocks moved element-wise (the tests' baseline build, and the
+    /// AVX-512 build where the shuffles failed their self-test).
     #[inline(always)]
     pub(super) fn new() -> Self {
         Wide { x: [[0; W]; 5] }
@@ -367,8 +370,58 @@ fn run_avx512_inner<'a, 'c, C, J, const BE: bool, const DECRYPT: bool>(
     C: Variant + 'c,
     J: Job<'a>,
 {
-    let mut lanes = Wide::with_token(token);
-    engine::run::<Wide<true>, C, J, BE, DECRYPT>(&mut lanes, jobs, cipher_of, MIN_LIVE);
+    if moves_usable(token) {
+        let mut lanes = Wide::with_token(token);
+        engine::run::<Wide<true>, C, J, BE, DECRYPT>(&mut lanes, jobs, cipher_of, MIN_LIVE);
+    } else {
+        let mut lanes = Wide::new();
+        engine::run::<Wide<false>, C, J, BE, DECRYPT>(&mut lanes, jobs, cipher_of, MIN_LIVE);
+    }
+}
+
+/// The first-use self-test of the hand-written block moves ([`avx512_moves`]): 0 not
+/// run yet, 1 passed, 2 failed.
+#[cfg(target_arch = "x86_64")]
+static MOVES_SELF_TEST: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0);
+
+/// Whether the AVX-512 block moves may be used: on first use they are compared with
+/// the element-wise moves ([`load2`], [`store2`]) on fixed blocks in both byte orders;
+/// on any mismatch they are disabled for the rest of the process, with a one-time
+/// note (`crate::simd_self_test_failures`), and the lanes move blocks element-wise
+/// (the same lane-array source, still compiled for AVX-512). The inputs are fixed, so
+/// the decision depends on the CPU only, never on data.
+#[cfg(target_arch = "x86_64")]
+fn moves_usable(token: crate::cpu::Avx512Token) -> bool {
+    use core::sync::atomic::Ordering;
+    match MOVES_SELF_TEST.load(Ordering::Relaxed) {
+        1 => true,
+        2 => false,
+        _ => {
+            let ok = moves_agree::<false>(token) && moves_agree::<true>(token);
+            MOVES_SELF_TEST.store(if ok { 1 } else { 2 }, Ordering::Relaxed);
+            if !ok {
+                crate::cpu::note_self_test_failure(crate::cpu::SELF_TEST_ASCON_BATCH_AVX512);
+            }
+            ok
+        }
+    }
+}
+
+/// [`avx512_moves`] against [`load2`] and [`store2`] on eight blocks of distinct bytes,
+/// in the byte order `BE`: the words gathered, and the blocks scattered back.
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+fn moves_agree<const BE: bool>(_token: crate::cpu::Avx512Token) -> bool {
+    let blocks: [[u8; RATE]; W] =
+        core::array::from_fn(|j| core::array::from_fn(|i| (j * RATE + i) as u8 ^ 0x5a));
+    // SAFETY: the token proves the CPU supports AVX-512 F and BW with the OS saving
+    // their state.
+    let (x0, x1) = unsafe { avx512_moves::gather::<BE>(blocks.each_ref()) };
+    let gathered = (0..W).all(|j| load2::<BE>(&blocks[j]) == (x0[j], x1[j]));
+    // SAFETY: as above.
+    let scattered = unsafe { avx512_moves::scatter::<BE>(x0, x1) };
+    let words_back = (0..W).all(|j| store2::<BE>(x0[j], x1[j]) == scattered[j]);
+    gathered && words_back && scattered == blocks
 }
 
 /// Runs every job of `jobs` (the key of each given by `cipher_of`) on eight lanes
@@ -421,6 +474,20 @@ mod tests {
     use aead::KeyInit;
     use rand::{Rng, RngCore, SeedableRng};
     use std::vec::Vec;
+
+    /// The hand-written block moves pass their first-use self-test here, so the
+    /// AVX-512 backend uses them. Prints `SKIP` where the CPU lacks AVX-512 F, VL or BW.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn avx512_moves_pass_their_self_test() {
+        let Some(token) = crate::cpu::Avx512Token::detect() else {
+            std::println!("SKIP: this CPU (or OS) lacks AVX-512 F, VL or BW");
+            return;
+        };
+        assert!(moves_agree::<false>(token) && moves_agree::<true>(token));
+        assert!(moves_usable(token));
+        assert_eq!(crate::simd_self_test_failures().count(), 0);
+    }
 
     /// The lane-array source at the build's baseline (no AVX-512), on every CPU:
     /// random batches of mixed lengths against the one-message code, both ways.
