@@ -64,7 +64,9 @@
 //!   enabled, so the compiler emits `vprolq` for the rotations and `vpternlogq` for
 //!   the S-box logic; the unit tests also run that source without AVX-512. Only the
 //!   move of message blocks into and out of the rate words uses AVX-512 shuffles
-//!   written as intrinsics. The default wherever it is available.
+//!   written as intrinsics, after a first-use self-test against the element-wise
+//!   moves (on a mismatch the element-wise ones run). The default wherever it is
+//!   available.
 //! * **avx2** (x86-64 with AVX2, BMI1 and BMI2, detected at run time by CPUID; no
 //!   `target-cpu` flag needed): four states in the 64-bit elements of five 256-bit
 //!   registers. The default on AVX2 CPUs without AVX-512, except AMD Zen 1 and Zen+.
