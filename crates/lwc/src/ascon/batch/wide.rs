@@ -132,6 +132,23 @@ impl<const AVX512: bool> Wide<AVX512> {
         }
     }
 
+    /// The rate words `c0`, `c1` of the eight blocks into the state: XORed in when
+    /// encrypting, put in place of the rate when decrypting. Returns the words to write
+    /// back (ciphertext or plaintext).
+    #[inline(always)]
+    fn absorb<const DECRYPT: bool>(&mut self, c0: Word, c1: Word) -> (Word, Word) {
+        if DECRYPT {
+            let out = (xor(self.x[0], c0), xor(self.x[1], c1));
+            self.x[0] = c0;
+            self.x[1] = c1;
+            out
+        } else {
+            self.x[0] = xor(self.x[0], c0);
+            self.x[1] = xor(self.x[1], c1);
+            (self.x[0], self.x[1])
+        }
+    }
+
     /// One message step: lane `j` encrypts (or decrypts) `blocks[j]` in place, an idle
     /// lane (`None`) absorbs a zero block and writes nothing; then p^8 on every lane.
     #[inline(always)]
@@ -143,16 +160,7 @@ impl<const AVX512: bool> Wide<AVX512> {
                 (c0[j], c1[j]) = load2::<BE>(b);
             }
         }
-        let (o0, o1) = if DECRYPT {
-            let out = (xor(self.x[0], c0), xor(self.x[1], c1));
-            self.x[0] = c0;
-            self.x[1] = c1;
-            out
-        } else {
-            self.x[0] = xor(self.x[0], c0);
-            self.x[1] = xor(self.x[1], c1);
-            (self.x[0], self.x[1])
-        };
+        let (o0, o1) = self.absorb::<DECRYPT>(c0, c1);
         for (j, b) in blocks.into_iter().enumerate() {
             if let Some(b) = b {
                 *b = store2::<BE>(o0[j], o1[j]);
@@ -182,16 +190,7 @@ impl<const AVX512: bool> Wide<AVX512> {
             // from the proof that AVX-512 F and BW are usable.
             #[allow(unsafe_code)]
             let (c0, c1) = unsafe { avx512_moves::gather::<BE>(blocks.each_ref().map(|b| &**b)) };
-            let (o0, o1) = if DECRYPT {
-                let out = (xor(self.x[0], c0), xor(self.x[1], c1));
-                self.x[0] = c0;
-                self.x[1] = c1;
-                out
-            } else {
-                self.x[0] = xor(self.x[0], c0);
-                self.x[1] = xor(self.x[1], c1);
-                (self.x[0], self.x[1])
-            };
+            let (o0, o1) = self.absorb::<DECRYPT>(c0, c1);
             // SAFETY: as for `gather`.
             #[allow(unsafe_code)]
             let output = unsafe { avx512_moves::scatter::<BE>(o0, o1) };
