@@ -1,8 +1,9 @@
 //! Reading a whole file: header, cross-reference data, the /Encrypt dictionary, every
 //! object (object streams expanded), and decryption of strings and streams.
 
-use std::cell::OnceCell;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::error::{Error, Result};
 use crate::filters;
@@ -29,11 +30,39 @@ pub struct Pdf<'a> {
     pub xref: Xref,
     /// The limits reading keeps to.
     pub limits: Limits,
-    scan: OnceCell<BTreeMap<u32, (usize, u16)>>,
+    scan: OnceLock<BTreeMap<u32, (usize, u16)>>,
     endstreams: EndstreamCache,
     /// Cross-reference entries that did not lead to their object (found by scanning, or
     /// not at all).
-    misplaced: std::cell::Cell<usize>,
+    misplaced: AtomicUsize,
+}
+
+/// A top-level object to read at `offset` ([`Pdf::parse_top`]): `span` bytes to the next
+/// object's offset (the weight of its work), and what reading it gave.
+struct TopParse {
+    num: u32,
+    offset: usize,
+    span: usize,
+    parsed: Option<Result<(ObjId, Object)>>,
+    strings: Strings,
+}
+
+/// The strings of a top-level object decrypted: how many, and the last warning.
+#[derive(Default)]
+struct Strings {
+    count: usize,
+    warning: Option<String>,
+}
+
+impl TopParse {
+    /// The work of reading this object, in the byte units of [`crate::par::chunks`]: the
+    /// bytes up to the next object (copying stream data out costs about as much a byte,
+    /// in fresh pages, as lexing does), and a little for the object itself. Measured on
+    /// a 1.8 MB file of 3,700 objects, 865 of them streams holding 1.6 MB: about 0.35 us
+    /// an object and 1.75 ns a byte.
+    fn weight(&self) -> usize {
+        200 + self.span
+    }
 }
 
 /// A loaded (and, if it was encrypted, decrypted) document.
@@ -414,7 +443,7 @@ impl<'a> Pdf<'a> {
     pub fn parse_with(buf: &'a [u8], limits: Limits) -> Result<Pdf<'a>> {
         limits.check()?;
         let (header_offset, version) = header(buf)?;
-        let scan = OnceCell::new();
+        let scan = OnceLock::new();
         let mut xref = match xref::as_written(buf, header_offset, &limits)? {
             Ok(x) => x,
             Err(why) => {
@@ -433,7 +462,7 @@ impl<'a> Pdf<'a> {
             limits,
             scan,
             endstreams: EndstreamCache::default(),
-            misplaced: std::cell::Cell::new(0),
+            misplaced: AtomicUsize::new(0),
         })
     }
 
@@ -450,16 +479,23 @@ impl<'a> Pdf<'a> {
     /// Parses the top-level object `num` at `offset`; if it is not there, looks for it by
     /// scanning. Indirect /Length values are resolved when they are top-level integers.
     pub(crate) fn object_at(&self, num: u32, offset: usize) -> Result<(ObjId, Object)> {
-        self.object_in(&self.xref, num, offset)
+        self.object_in(&self.xref, num, offset, &self.endstreams)
     }
 
-    /// [`Pdf::object_at`] in the reading `xref`.
-    fn object_in(&self, xref: &Xref, num: u32, offset: usize) -> Result<(ObjId, Object)> {
-        let lengths = |id: ObjId| self.int_object(xref, id);
+    /// [`Pdf::object_at`] in the reading `xref`, remembering `endstream` searches in
+    /// `endstreams` (one per thread reading).
+    fn object_in(
+        &self,
+        xref: &Xref,
+        num: u32,
+        offset: usize,
+        endstreams: &EndstreamCache,
+    ) -> Result<(ObjId, Object)> {
+        let lengths = |id: ObjId| self.int_object(xref, id, endstreams);
         let cx = Context {
             lengths: &lengths,
             max_depth: self.limits.depth,
-            endstreams: Some(&self.endstreams),
+            endstreams: Some(endstreams),
         };
         let first = indirect_object_in(self.buf, offset, &cx);
         match first {
@@ -467,7 +503,7 @@ impl<'a> Pdf<'a> {
             Err(e @ Error::Limit(_)) => Err(e),
             other => {
                 // The entry does not lead to its object: the data (or the object) is damaged.
-                self.misplaced.set(self.misplaced.get() + 1);
+                self.misplaced.fetch_add(1, Ordering::Relaxed);
                 let e = match other {
                     Ok((id, _, _)) => Error::Damaged(format!(
                         "cross-reference entry of object {num} points at object {} (offset {offset})",
@@ -490,7 +526,7 @@ impl<'a> Pdf<'a> {
     }
 
     /// Object `id`'s value if it is a top-level integer (for indirect /Length).
-    fn int_object(&self, xref: &Xref, id: ObjId) -> Option<i64> {
+    fn int_object(&self, xref: &Xref, id: ObjId, endstreams: &EndstreamCache) -> Option<i64> {
         let off = match xref.entries.get(&id.0) {
             Some(Entry::Offset { offset, .. }) => *offset,
             _ => self.scanned().get(&id.0)?.0,
@@ -498,7 +534,7 @@ impl<'a> Pdf<'a> {
         let cx = Context {
             lengths: &|_| None,
             max_depth: self.limits.depth,
-            endstreams: Some(&self.endstreams),
+            endstreams: Some(endstreams),
         };
         match indirect_object_in(self.buf, off, &cx) {
             Ok((got, Object::Int(i), _)) if got.0 == id.0 => Some(i),
@@ -549,7 +585,7 @@ impl<'a> Pdf<'a> {
                 Some(name) => h.enc.filter(&name),
                 None => h.enc.filter(&h.enc.stmf),
             };
-            s.data = h.decrypt(&cf, id, &s.data).0;
+            h.decrypt_in_place(&cf, id, &mut s.data);
         }
         let mut values = self.limits.values;
         let members =
@@ -657,6 +693,43 @@ impl<'a> Pdf<'a> {
         crate::repair::load(self, handler)
     }
 
+    /// Parses the top-level objects of `top` at their offsets in `xref` and decrypts their
+    /// strings with `decrypt`, in contiguous chunks of about equal work on as many
+    /// threads as it pays for ([`crate::par::chunks`], [`TopParse::weight`]), each thread
+    /// with its own memory of `endstream` searches.
+    fn parse_top(
+        &self,
+        xref: &Xref,
+        top: &mut [TopParse],
+        decrypt: Option<(&Handler, &CryptFilter)>,
+    ) {
+        let mut by_offset: Vec<usize> = (0..top.len()).collect();
+        by_offset.sort_unstable_by_key(|&i| top[i].offset);
+        for w in by_offset.windows(2) {
+            top[w[0]].span = top[w[1]].offset - top[w[0]].offset;
+        }
+        if let Some(&last) = by_offset.last() {
+            top[last].span = self.buf.len().saturating_sub(top[last].offset);
+        }
+        crate::par::chunks(top, TopParse::weight, |chunk| {
+            let endstreams = EndstreamCache::default();
+            for t in chunk {
+                let mut parsed = self.object_in(xref, t.num, t.offset, &endstreams);
+                if let (Ok((id, obj)), Some((h, cf))) = (&mut parsed, decrypt) {
+                    let strings = &mut t.strings;
+                    for_strings(obj, &mut |s, _| {
+                        let w = h.decrypt_in_place(cf, *id, s);
+                        strings.count += 1;
+                        if w.is_some() {
+                            strings.warning = w;
+                        }
+                    });
+                }
+                t.parsed = Some(parsed);
+            }
+        });
+    }
+
     /// Loads every object of the reading `xref`. Objects that cannot be read are left out
     /// and listed; judging whether the document is whole is the caller's. With `fill`,
     /// object streams that the cross-reference data does not name are read too (a
@@ -680,7 +753,7 @@ impl<'a> Pdf<'a> {
             Some(Object::Ref(n, _)) => Some(*n),
             _ => None,
         };
-        let misplaced_before = self.misplaced.get();
+        let misplaced_before = self.misplaced.load(Ordering::Relaxed);
         let mut doc = Document {
             version: self.version.clone(),
             trailer: Dict::new(),
@@ -716,6 +789,7 @@ impl<'a> Pdf<'a> {
         let mut containers: BTreeSet<u32> = BTreeSet::new();
         let mut compressed: Vec<(u32, u32, u32)> = Vec::new();
         let mut lost: BTreeMap<u32, String> = BTreeMap::new();
+        let mut top: Vec<TopParse> = Vec::new();
         for (&num, e) in &xref.entries {
             // Object 0 is the head of the free list, never an object (a file that defines
             // one would have us write it into an object stream the xref cannot point to).
@@ -727,46 +801,52 @@ impl<'a> Pdf<'a> {
                     if xref.xref_stream_objects.contains(&num) || Some(num) == encrypt_ref {
                         continue;
                     }
-                    match self.object_in(xref, num, offset) {
-                        Ok((id, mut obj)) => {
-                            if matches!(&obj, Object::Stream(s) if s.dict.has_type(b"XRef")) {
-                                continue;
-                            }
-                            if first_offset.is_none_or(|(o, _)| offset < o) {
-                                first_offset = Some((offset, num));
-                            }
-                            offsets.insert(offset, num);
-                            defined_at.insert(num, offset);
-                            if let (Some(h), Some(cf)) = (handler, &strf) {
-                                let mut warn = None;
-                                let mut count = 0;
-                                for_strings(&mut obj, &mut |s, _| {
-                                    let (p, w) = h.decrypt(cf, id, s);
-                                    *s = p;
-                                    count += 1;
-                                    if w.is_some() {
-                                        warn = w;
-                                    }
-                                });
-                                doc.strings_decrypted += count;
-                                if let Some(w) = warn {
-                                    doc.warn(format!("object {} {}: a string: {w}", id.0, id.1));
-                                }
-                            }
-                            doc.objects.insert(num, (id.1, obj));
-                        }
-                        Err(e @ Error::Limit(_)) => return Err(e),
-                        Err(e) => {
-                            doc.warn(format!("object {num} unreadable, left out: {e}"));
-                            lost.insert(num, e.to_string());
-                        }
-                    }
+                    top.push(TopParse {
+                        num,
+                        offset,
+                        span: 0,
+                        parsed: None,
+                        strings: Strings::default(),
+                    });
                 }
                 Entry::Compressed { container, index } => {
                     containers.insert(container);
                     compressed.push((num, container, index));
                 }
                 Entry::Free => {}
+            }
+        }
+        self.parse_top(xref, &mut top, handler.zip(strf.as_ref()));
+        for TopParse {
+            num,
+            offset,
+            parsed,
+            strings,
+            ..
+        } in top
+        {
+            let parsed = parsed.unwrap_or_else(|| Err(Error::Damaged("not read".into())));
+            match parsed {
+                Ok((id, obj)) => {
+                    if matches!(&obj, Object::Stream(s) if s.dict.has_type(b"XRef")) {
+                        continue;
+                    }
+                    if first_offset.is_none_or(|(o, _)| offset < o) {
+                        first_offset = Some((offset, num));
+                    }
+                    offsets.insert(offset, num);
+                    defined_at.insert(num, offset);
+                    doc.strings_decrypted += strings.count;
+                    if let Some(w) = strings.warning {
+                        doc.warn(format!("object {} {}: a string: {w}", id.0, id.1));
+                    }
+                    doc.objects.insert(num, (id.1, obj));
+                }
+                Err(e @ Error::Limit(_)) => return Err(e),
+                Err(e) => {
+                    doc.warn(format!("object {num} unreadable, left out: {e}"));
+                    lost.insert(num, e.to_string());
+                }
             }
         }
         if fill != Fill::None {
@@ -918,8 +998,7 @@ impl<'a> Pdf<'a> {
                 } else {
                     e.filter(&e.stmf)
                 };
-                let (p, w) = h.decrypt(&cf, (num, *g), &s.data);
-                s.data = p;
+                let w = h.decrypt_in_place(&cf, (num, *g), &mut s.data);
                 count += 1;
                 if let Some(w) = w {
                     warns.push(format!("stream {num} {g}: {w}"));
@@ -990,7 +1069,7 @@ impl<'a> Pdf<'a> {
             seen.insert(*n);
         }
         let members = seen;
-        let misplaced = self.misplaced.get() - misplaced_before;
+        let misplaced = self.misplaced.load(Ordering::Relaxed) - misplaced_before;
         if misplaced > 0 {
             doc.warn(format!(
                 "{misplaced} cross-reference entr{} did not lead to {} object; looked for by \
@@ -1135,8 +1214,7 @@ pub(crate) fn decrypt_object_stream(
         }
         None => (h.enc.filter(&h.enc.stmf), false),
     };
-    let (p, w) = h.decrypt(&cf, id, &s.data);
-    s.data = p;
+    let w = h.decrypt_in_place(&cf, id, &mut s.data);
     (clear, w)
 }
 

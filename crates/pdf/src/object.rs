@@ -197,6 +197,12 @@ fn write_string(out: &mut Vec<u8>, s: &[u8], form: StrForm) {
     }
 }
 
+/// Appends the decimal digits of `i` (the `itoa` crate: formatting integers through
+/// `std::fmt` was a tenth of serialising a file).
+pub(crate) fn write_int(out: &mut Vec<u8>, i: impl itoa::Integer) {
+    out.extend_from_slice(itoa::Buffer::new().format(i).as_bytes());
+}
+
 fn write_real(out: &mut Vec<u8>, r: f64) {
     if !r.is_finite() {
         out.push(b'0');
@@ -215,7 +221,7 @@ fn write_real(out: &mut Vec<u8>, r: f64) {
             out.push(b'-');
         }
         let (whole, thousandths) = (k.unsigned_abs() / 1000, k.unsigned_abs() % 1000);
-        let _ = write!(HexOut(out), "{whole}");
+        write_int(out, whole);
         if thousandths != 0 {
             let digits = [thousandths / 100, thousandths / 10 % 10, thousandths % 10];
             let last = digits.iter().rposition(|&d| d != 0).unwrap_or(0);
@@ -251,7 +257,7 @@ pub fn write_object(out: &mut Vec<u8>, obj: &Object) {
         }
         Object::Int(i) => {
             sep(out);
-            let _ = write!(HexOut(out), "{i}");
+            write_int(out, *i);
         }
         Object::Real(r) => {
             sep(out);
@@ -270,7 +276,10 @@ pub fn write_object(out: &mut Vec<u8>, obj: &Object) {
         Object::Stream(s) => write_dict(out, &s.dict),
         Object::Ref(n, g) => {
             sep(out);
-            let _ = write!(HexOut(out), "{n} {g} R");
+            write_int(out, *n);
+            out.push(b' ');
+            write_int(out, *g);
+            out.extend_from_slice(b" R");
         }
     }
 }

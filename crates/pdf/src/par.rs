@@ -5,10 +5,13 @@
 //!   are most of the work, so each pair runs side by side.
 //! - [`chunks`]: per-object work (compressing, encrypting) split into contiguous chunks of
 //!   about equal bytes, one thread each, when there is enough of it to pay for the threads.
-//!   Reading, the object streams are parsed this way (`document::parse_containers`, the
-//!   /Values budget shared); writing, each object stream's members are serialised and
-//!   compressed this way (`writer::pack`); a large document's reference graph is gathered
-//!   in two halves with [`join`] (`document::RefGraph::of`).
+//!   Reading, the top-level objects are parsed this way (`Pdf::parse_top`) and so are
+//!   the object streams (`document::parse_containers`, the /Values budget shared);
+//!   writing, each object stream's members are serialised and compressed this way
+//!   (`writer::pack`), and the streams encrypted (`phases::encrypt_standard`); the
+//!   read-back check records the top-level objects this way (`readback::counts`); a large
+//!   document's reference graph is gathered in two halves with [`join`]
+//!   (`document::RefGraph::of`).
 
 /// Runs `a` on a second thread and `b` on this one, and returns both results.
 ///

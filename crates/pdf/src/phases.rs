@@ -360,7 +360,7 @@ pub fn encrypt_standard(p: &mut Packed, handler: &Handler) -> Result<Counts> {
         let mut rng = Rng::new();
         let mut counts = Counts::default();
         let mut failed: Option<Error> = None;
-        for t in chunk {
+        for t in chunk.iter_mut() {
             let id = t.id();
             for_strings(&mut t.obj, &mut |s, form| {
                 match handler.encrypt(&strf, id, s, &mut rng) {
@@ -376,14 +376,23 @@ pub fn encrypt_standard(p: &mut Packed, handler: &Handler) -> Result<Counts> {
             if let Some(e) = failed.take() {
                 return Err(e);
             }
-            if let Object::Stream(s) = &mut t.obj {
-                if s.dict.has_type(b"Metadata") && !enc.encrypt_metadata {
-                    continue;
-                }
-                s.data = handler.encrypt(&stmf, id, &s.data, &mut rng)?;
-                counts.streams += 1;
-            }
         }
+        // The streams all at once, each in place: under /AESV3 their CBC chains run side
+        // by side.
+        let mut streams: Vec<_> = chunk
+            .iter_mut()
+            .filter_map(|t| {
+                let id = t.id();
+                match &mut t.obj {
+                    Object::Stream(s) if enc.encrypt_metadata || !s.dict.has_type(b"Metadata") => {
+                        Some((id, &mut s.data))
+                    }
+                    _ => None,
+                }
+            })
+            .collect();
+        handler.encrypt_many(&stmf, &mut streams, &mut rng)?;
+        counts.streams += streams.len();
         Ok(counts)
     });
     Counts::total(results)
@@ -464,8 +473,7 @@ pub fn decrypt_standard(raw: &mut RawFile, h: &Handler) -> Result<Counts> {
             let id = t.id();
             let mut bad = None;
             for_strings(&mut t.obj, &mut |s, _| {
-                let (p, w) = h.decrypt(&strf, id, s);
-                *s = p;
+                let w = h.decrypt_in_place(&strf, id, s);
                 c.strings += 1;
                 if w.is_some() {
                     bad = w;
@@ -481,8 +489,7 @@ pub fn decrypt_standard(raw: &mut RawFile, h: &Handler) -> Result<Counts> {
                 } else {
                     e.filter(&e.stmf)
                 };
-                let (p, w) = h.decrypt(&cf, id, &s.data);
-                s.data = p;
+                let w = h.decrypt_in_place(&cf, id, &mut s.data);
                 c.streams += 1;
                 if w.is_some() {
                     bad = w;

@@ -91,6 +91,20 @@ struct Rec {
     pages: Val,
 }
 
+impl Rec {
+    /// This record with its reference ranges moved by `base` (a chunk's references
+    /// joined after the earlier chunks').
+    fn shifted(mut self, base: u32) -> Rec {
+        self.refs = (self.refs.0 + base, self.refs.1 + base);
+        for v in [&mut self.kids, &mut self.pages] {
+            if let Val::List(a, b) = v {
+                *v = Val::List(*a + base, *b + base);
+            }
+        }
+        self
+    }
+}
+
 /// The key of the top-level dictionary whose value comes next.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 enum Slot {
@@ -300,6 +314,25 @@ enum Top {
     XRef,
 }
 
+/// The work of reading one top-level object back, in the units of [`crate::par::chunks`]
+/// (stream data is passed over, not copied: the work is the object's syntax, about the
+/// same for every object).
+const TOP_WEIGHT: usize = 256;
+
+/// A top-level object to read back, and what reading it gave (`None`: not read, or this
+/// reading cannot say).
+struct TopRead {
+    num: u32,
+    offset: usize,
+    read: Option<Read>,
+}
+
+/// A top-level object read back: recorded, or an object stream to read next.
+enum Read {
+    Top(Top),
+    Container((u32, u16), Box<Stream>),
+}
+
 /// The reading, as it is being made.
 struct Reading<'p> {
     pdf: &'p Pdf<'p>,
@@ -415,16 +448,9 @@ pub(crate) fn counts(bytes: &[u8], handler: Option<&Handler>, limits: &Limits) -
             compressed += 1;
         }
     }
-    let mut r = Reading {
-        pdf: &pdf,
-        recs: vec![Rec::default(); max as usize + 1],
-        refs: Vec::with_capacity(xref.entries.len() * 4),
-        rec: Recorder::default(),
-        endstreams: EndstreamCache::default(),
-    };
-    // 1. Top-level objects; object streams kept to read next.
-    let mut streams: Vec<((u32, u16), Stream)> = Vec::new();
-    let mut first: Option<(usize, bool)> = None;
+    // 1. Top-level objects, in contiguous chunks side by side (each with its own
+    // references, joined after); object streams kept to read next.
+    let mut tops: Vec<TopRead> = Vec::with_capacity(xref.entries.len());
     for (&num, e) in &xref.entries {
         let &Entry::Offset { offset, .. } = e else {
             continue;
@@ -432,23 +458,69 @@ pub(crate) fn counts(bytes: &[u8], handler: Option<&Handler>, limits: &Limits) -
         if num == 0 || xref.xref_stream_objects.contains(&num) || Some(num) == encrypt_ref {
             continue;
         }
-        let linearized = if containers.contains(num) {
-            match pdf.object_at(num, offset).ok()? {
-                (id, Object::Stream(s)) if !s.dict.has_type(b"XRef") => streams.push((id, *s)),
-                _ => return None,
-            }
-            false
-        } else {
-            match r.top(num, offset)? {
-                Top::XRef => continue,
-                Top::Object { rec, linearized } => {
-                    r.recs[num as usize] = rec;
-                    linearized
+        tops.push(TopRead {
+            num,
+            offset,
+            read: None,
+        });
+    }
+    let chunk_refs = crate::par::chunks(
+        &mut tops,
+        |_| TOP_WEIGHT,
+        |chunk| {
+            let mut r = Reading {
+                pdf: &pdf,
+                recs: Vec::new(),
+                refs: Vec::with_capacity(chunk.len() * 4),
+                rec: Recorder::default(),
+                endstreams: EndstreamCache::default(),
+            };
+            for t in chunk.iter_mut() {
+                t.read = if containers.contains(t.num) {
+                    match pdf.object_at(t.num, t.offset).ok() {
+                        Some((id, Object::Stream(s))) if !s.dict.has_type(b"XRef") => {
+                            Some(Read::Container(id, s))
+                        }
+                        _ => None,
+                    }
+                } else {
+                    r.top(t.num, t.offset).map(Read::Top)
+                };
+                if t.read.is_none() {
+                    break;
                 }
             }
-        };
-        if first.is_none_or(|(o, _)| offset < o) {
-            first = Some((offset, linearized));
+            (chunk.len(), r.refs)
+        },
+    );
+    let mut r = Reading {
+        pdf: &pdf,
+        recs: vec![Rec::default(); max as usize + 1],
+        refs: Vec::with_capacity(xref.entries.len() * 4),
+        rec: Recorder::default(),
+        endstreams: EndstreamCache::default(),
+    };
+    let mut streams: Vec<((u32, u16), Stream)> = Vec::new();
+    let mut first: Option<(usize, bool)> = None;
+    let mut tops = tops.into_iter();
+    for (len, refs) in chunk_refs {
+        let base = r.refs.len() as u32;
+        r.refs.extend(refs);
+        for t in tops.by_ref().take(len) {
+            let linearized = match t.read? {
+                Read::Container(id, s) => {
+                    streams.push((id, *s));
+                    false
+                }
+                Read::Top(Top::XRef) => continue,
+                Read::Top(Top::Object { rec, linearized }) => {
+                    r.recs[t.num as usize] = rec.shifted(base);
+                    linearized
+                }
+            };
+            if first.is_none_or(|(o, _)| t.offset < o) {
+                first = Some((t.offset, linearized));
+            }
         }
     }
     // A first object with /Linearized is dropped by the loader (with its hint stream).

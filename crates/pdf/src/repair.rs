@@ -808,6 +808,51 @@ trailer << /Root 1 0 R /Size 17 >>
         }
     }
 
+    /// A file of 3,000 pages, each with its own content stream: more top-level objects
+    /// than the read-back reads on one thread, so its references are gathered in chunks
+    /// and joined; it counts what the whole reading does, in the clear and encrypted.
+    #[test]
+    fn read_back_in_chunks_counts_as_the_whole_reading() {
+        let n = 3000;
+        let mut text = String::from("%PDF-1.7\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n");
+        let kids: Vec<String> = (0..n).map(|i| format!("{} 0 R", 3 + 2 * i)).collect();
+        text += &format!(
+            "2 0 obj << /Type /Pages /Count {n} /Kids [{}] >> endobj\n",
+            kids.join(" ")
+        );
+        for i in 0..n {
+            let (page, content) = (3 + 2 * i, 4 + 2 * i);
+            text += &format!(
+                "{page} 0 obj << /Type /Page /Parent 2 0 R /Contents {content} 0 R >> endobj\n\
+                 {content} 0 obj << /Length 5 >> stream\nq Q Q\nendstream endobj\n"
+            );
+        }
+        let pdf = Pdf::parse(text.as_bytes()).unwrap();
+        let doc = pdf
+            .load_reading(&pdf.xref, None, Fill::Later, Read::Whole)
+            .unwrap()
+            .doc;
+        let layout = crate::writer::Layout {
+            object_streams: false,
+            xref_stream: false,
+        };
+        let written = crate::writer::write(doc, layout);
+        let (_, whole) = read_back(&written, None);
+        assert_eq!(whole.pages, n, "{whole:?}");
+        assert_same_counts(&written, None, "3,000 pages");
+        let opts = crate::Options {
+            cipher: crate::Cipher::Standard(crate::standard::StdCipher::Aes256),
+            user_password: "u",
+            owner_password: "o",
+            permissions: -4,
+            encrypt_metadata: true,
+            input_password: None,
+            allow_weak: false,
+        };
+        let enc = crate::encrypt(&written, &opts).unwrap();
+        assert_same_counts(&enc.bytes, Some("u"), "3,000 pages, aes-256");
+    }
+
     /// The outputs of the fuzz corpora (`pdf_encrypt` encrypted with a Standard cipher and
     /// decrypted again, `pdf_info_decrypt` decrypted): wherever the read-back without objects counts one, it counts
     /// what the whole reading does, and it counts most of them.

@@ -311,6 +311,9 @@ fn table_section(buf: &[u8], pos: usize, limits: &Limits) -> Result<Section> {
                 format!("xref subsection count {count} exceeds the file"),
             ));
         }
+        // Room for the subsection at once (one push at a time, the vector of a large
+        // table was copied a dozen times as it grew).
+        entries.reserve((count as usize).min(limits.objects.saturating_sub(entries.len())));
         for i in 0..count {
             let at = lx.pos;
             let (Some(off), Some(g)) = (lx.uint(), lx.uint()) else {
