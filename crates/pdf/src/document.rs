@@ -783,13 +783,20 @@ impl<'a> Pdf<'a> {
 
         // 1. Top-level objects, strings decrypted.
         let mut first_offset: Option<(usize, u32)> = None;
-        let mut offsets: HashMap<usize, u32> = HashMap::new();
+        // Sized once for the top-level objects: grown entry by entry, the two maps were
+        // rehashed a dozen times.
+        let tops = xref
+            .entries
+            .values()
+            .filter(|e| matches!(e, Entry::Offset { .. }))
+            .count();
+        let mut offsets: HashMap<usize, u32> = HashMap::with_capacity(tops);
         // Where each object was defined: its offset, or its object stream's.
-        let mut defined_at: HashMap<u32, usize> = HashMap::new();
+        let mut defined_at: HashMap<u32, usize> = HashMap::with_capacity(tops);
         let mut containers: BTreeSet<u32> = BTreeSet::new();
         let mut compressed: Vec<(u32, u32, u32)> = Vec::new();
         let mut lost: BTreeMap<u32, String> = BTreeMap::new();
-        let mut top: Vec<TopParse> = Vec::new();
+        let mut top: Vec<TopParse> = Vec::with_capacity(tops);
         for (&num, e) in &xref.entries {
             // Object 0 is the head of the free list, never an object (a file that defines
             // one would have us write it into an object stream the xref cannot point to).
