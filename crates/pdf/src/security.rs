@@ -4,7 +4,8 @@
 //! [`crate::password`]'s; making a new /Encrypt dictionary is [`crate::standard`]'s.
 //!
 //! RC4 is the catalogue's [`cipherlab_ciphers::rc4::Rc4Key`]; AES-CBC comes from the
-//! RustCrypto `aes`/`cbc` crates, MD5 from `md-5`.
+//! RustCrypto `aes`/`cbc` crates (a file's streams, many chains side by side, are ours
+//! on the `aes` block cipher: [`aes256_cbc_encrypt_many`]), MD5 from `md-5`.
 
 use std::collections::BTreeMap;
 
