@@ -632,7 +632,7 @@ fn finish(
 /// encrypted (only its object streams are decrypted). A difference is
 /// [`Error::Incomplete`]; it would be a bug of ours, and nothing is written.
 ///
-/// The file is first read back without building its objects ([`crate::readback`]); when
+/// The file is first read back without building its objects (`crate::readback`); when
 /// that reading cannot say, or finds a difference, it is loaded back whole, and that
 /// reading decides (and says what differs).
 pub fn check_written(

@@ -5,7 +5,7 @@
 //!
 //! RC4 is the catalogue's [`cipherlab_ciphers::rc4::Rc4Key`]; AES-CBC comes from the
 //! RustCrypto `aes`/`cbc` crates (a file's streams, many chains side by side, are ours
-//! on the `aes` block cipher: [`aes256_cbc_encrypt_many`]), MD5 from `md-5`.
+//! on the `aes` block cipher: `aes256_cbc_encrypt_many`), MD5 from `md-5`.
 
 use std::collections::BTreeMap;
 
@@ -607,7 +607,7 @@ impl Handler {
 
     /// [`Handler::encrypt`] of many objects' data with `cf`, each in place. Under /AESV3
     /// every object has the file key, so the CBC chains run side by side
-    /// ([`aes256_cbc_encrypt_many`]); other methods encrypt one at a time.
+    /// (`aes256_cbc_encrypt_many`); other methods encrypt one at a time.
     pub fn encrypt_many(
         &self,
         cf: &CryptFilter,

@@ -199,7 +199,7 @@ impl Origin {
         out.extend_from_slice(&id);
     }
 
-    /// Reads what [`Origin::encode`] wrote; `None` if `b` is not exactly that.
+    /// Reads what `Origin::encode` wrote; `None` if `b` is not exactly that.
     pub fn decode(b: &[u8]) -> Option<Origin> {
         let (&hl, rest) = b.split_first()?;
         let (h, rest) = rest.split_at_checked(usize::from(hl))?;
