@@ -195,7 +195,7 @@ fn phases(input: &[u8], pw: Option<&str>, runs: usize) -> [Duration; 6] {
 fn synthetic(n: usize) -> Vec<u8> {
     let pages = (n / 3).max(1);
     let mut objects = std::collections::BTreeMap::new();
-    let name = |s: &str| Object::Name(s.as_bytes().to_vec());
+    let name = |s: &str| Object::name(s);
     let mut kids = Vec::with_capacity(pages);
     let font = 3u32;
     let mut f = Dict::new();

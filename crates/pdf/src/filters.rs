@@ -8,15 +8,15 @@ use std::io::Read;
 
 use crate::error::{Error, Result};
 use crate::limits::{Limits, Which, exceeded};
-use crate::object::{Dict, Object};
+use crate::object::{Dict, Name, Object};
 
 /// The filter names and parameter dictionaries of a stream, paired.
-pub fn filter_chain(dict: &Dict) -> Vec<(Vec<u8>, Option<Dict>)> {
-    let names: Vec<Vec<u8>> = match dict.get(b"Filter") {
+pub fn filter_chain(dict: &Dict) -> Vec<(Name, Option<Dict>)> {
+    let names: Vec<Name> = match dict.get(b"Filter") {
         Some(Object::Name(n)) => vec![n.clone()],
         Some(Object::Array(a)) => a
             .iter()
-            .filter_map(|o| o.as_name().map(<[u8]>::to_vec))
+            .filter_map(|o| o.as_name().map(Name::from))
             .collect(),
         _ => Vec::new(),
     };

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use crate::error::{Error, Result, syntax};
 use crate::limits::{Limits, Which, exceeded};
-use crate::object::{Dict, ObjId, Object, StrForm, Stream, is_delim, is_ws};
+use crate::object::{Dict, Name, ObjId, Object, StrForm, Stream, is_delim, is_ws};
 
 /// What [`Lexer::skim`] reports of an object, in order.
 #[derive(Debug, PartialEq)]
@@ -76,7 +76,7 @@ pub struct Lexer<'a> {
     /// it closes. Grown one push at a time, a page's dictionary would be reallocated
     /// three or four times and keep a quarter of its room unused; for a file of 65,000
     /// objects that was a fifth of the process's page faults.
-    entries: Vec<(Vec<u8>, Object)>,
+    entries: Vec<(Name, Object)>,
     items: Vec<Object>,
 }
 
@@ -373,7 +373,7 @@ impl<'a> Lexer<'a> {
     fn name_ref(&mut self) -> Cow<'a, [u8]> {
         let run = self.regular_run();
         if run.contains(&b'#') {
-            Cow::Owned(self.name_body())
+            Cow::Owned(self.name_body().to_vec())
         } else {
             self.pos += run.len();
             Cow::Borrowed(run)
@@ -501,11 +501,11 @@ impl<'a> Lexer<'a> {
         Object::Int(i)
     }
 
-    fn name_body(&mut self) -> Vec<u8> {
+    fn name_body(&mut self) -> Name {
         let run = self.regular_run();
         self.pos += run.len();
         if !run.contains(&b'#') {
-            return run.to_vec();
+            return Name::from(run);
         }
         let mut out = Vec::with_capacity(run.len());
         let mut i = 0;
@@ -521,7 +521,7 @@ impl<'a> Lexer<'a> {
             out.push(run[i]);
             i += 1;
         }
-        out
+        Name::from(out)
     }
 
     fn literal_string(&mut self) -> Result<Object> {
@@ -958,7 +958,7 @@ mod tests {
         assert_eq!(parse(b"12 0 obj"), Object::Int(12));
         assert_eq!(parse(b"-.5"), Object::Real(-0.5));
         assert_eq!(parse(b"--5"), Object::Real(-5.0));
-        assert_eq!(parse(b"/A#20b"), Object::Name(b"A b".to_vec()));
+        assert_eq!(parse(b"/A#20b"), Object::name(b"A b"));
         assert_eq!(
             parse(b"(a\\(b\\)\\101\\\r\nc\r\nd)"),
             Object::Str(b"a(b)Ac\nd".to_vec(), StrForm::Literal)

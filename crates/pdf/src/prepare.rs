@@ -36,7 +36,7 @@ pub(crate) fn raise_version(doc: &mut Document, min: &str) {
         && let Some(v) = cat.name(b"Version")
         && version_key(&String::from_utf8_lossy(v)) < version_key(min)
     {
-        cat.set(b"Version", Object::Name(min.as_bytes().to_vec()));
+        cat.set(b"Version", Object::name(min));
     }
 }
 
@@ -191,7 +191,7 @@ fn compress_one(num: u32, s: &mut Stream, metadata_plain: bool, max: usize) -> b
     }
     s.data = z;
     s.dict.remove(b"DecodeParms");
-    s.dict.set(b"Filter", Object::Name(b"FlateDecode".to_vec()));
+    s.dict.set(b"Filter", Object::name(b"FlateDecode"));
     true
 }
 
@@ -209,7 +209,7 @@ fn declare_adbe_level_8(doc: &mut Document) {
     };
     if level < 8 {
         let mut adbe = Dict::new();
-        adbe.set(b"BaseVersion", Object::Name(b"1.7".to_vec()));
+        adbe.set(b"BaseVersion", Object::name(b"1.7"));
         adbe.set(b"ExtensionLevel", Object::Int(8));
         ext.set(b"ADBE", Object::Dict(adbe));
         cat.set(b"Extensions", Object::Dict(ext));

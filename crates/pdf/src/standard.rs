@@ -89,10 +89,6 @@ fn hex(b: &[u8]) -> Object {
     Object::Str(b.to_vec(), StrForm::Hex)
 }
 
-fn name(n: &str) -> Object {
-    Object::Name(n.as_bytes().to_vec())
-}
-
 /// Makes a handler for `cipher` with the two passwords, permissions `p` (see
 /// [`crate::permissions`]), and whether metadata streams are encrypted. `id0` is the
 /// first element of the /ID the file will have (revisions 3 and 4 mix it into the key).
@@ -136,7 +132,7 @@ pub fn new_handler(
     }
     let (v, r) = cipher.v_r();
     let mut d = Dict::new();
-    d.set(b"Filter", name("Standard"));
+    d.set(b"Filter", Object::name("Standard"));
     d.set(b"V", Object::Int(v));
     d.set(b"R", Object::Int(r));
     d.set(
@@ -154,15 +150,15 @@ pub fn new_handler(
             ("AESV2", 16)
         };
         let mut f = Dict::new();
-        f.set(b"Type", name("CryptFilter"));
-        f.set(b"AuthEvent", name("DocOpen"));
-        f.set(b"CFM", name(cfm));
+        f.set(b"Type", Object::name("CryptFilter"));
+        f.set(b"AuthEvent", Object::name("DocOpen"));
+        f.set(b"CFM", Object::name(cfm));
         f.set(b"Length", Object::Int(len));
         let mut cf = Dict::new();
         cf.set(b"StdCF", Object::Dict(f));
         d.set(b"CF", Object::Dict(cf));
-        d.set(b"StmF", name("StdCF"));
-        d.set(b"StrF", name("StdCF"));
+        d.set(b"StmF", Object::name("StdCF"));
+        d.set(b"StrF", Object::name("StdCF"));
     }
     d.set(b"P", Object::Int(i64::from(p)));
     if cipher != StdCipher::Rc4_128 {

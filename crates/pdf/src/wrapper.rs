@@ -41,10 +41,6 @@ pub struct Payload {
     pub bytes: Vec<u8>,
 }
 
-fn name(n: &str) -> Object {
-    Object::Name(n.as_bytes().to_vec())
-}
-
 fn text(s: &str) -> Object {
     Object::Str(s.as_bytes().to_vec(), StrForm::Literal)
 }
@@ -107,7 +103,7 @@ pub fn wrap(payload: &[u8], cipher: LwcCipher) -> Result<Vec<u8>> {
     }
     content.extend_from_slice(b" ET\n");
     let mut cs = Dict::new();
-    cs.set(b"Filter", name("FlateDecode"));
+    cs.set(b"Filter", Object::name("FlateDecode"));
     o.insert(
         4,
         (
@@ -120,10 +116,10 @@ pub fn wrap(payload: &[u8], cipher: LwcCipher) -> Result<Vec<u8>> {
     );
     for (num, base) in [(6, "Helvetica"), (7, "Helvetica-Bold")] {
         let mut f = Dict::new();
-        f.set(b"Type", name("Font"));
-        f.set(b"Subtype", name("Type1"));
-        f.set(b"BaseFont", name(base));
-        f.set(b"Encoding", name("WinAnsiEncoding"));
+        f.set(b"Type", Object::name("Font"));
+        f.set(b"Subtype", Object::name("Type1"));
+        f.set(b"BaseFont", Object::name(base));
+        f.set(b"Encoding", Object::name("WinAnsiEncoding"));
         o.insert(num, (0, Object::Dict(f)));
     }
     let mut fonts = Dict::new();
@@ -132,7 +128,7 @@ pub fn wrap(payload: &[u8], cipher: LwcCipher) -> Result<Vec<u8>> {
     let mut res = Dict::new();
     res.set(b"Font", Object::Dict(fonts));
     let mut page = Dict::new();
-    page.set(b"Type", name("Page"));
+    page.set(b"Type", Object::name("Page"));
     page.set(b"Parent", Object::Ref(2, 0));
     page.set(
         b"MediaBox",
@@ -142,7 +138,7 @@ pub fn wrap(payload: &[u8], cipher: LwcCipher) -> Result<Vec<u8>> {
     page.set(b"Contents", Object::Ref(4, 0));
     o.insert(3, (0, Object::Dict(page)));
     let mut pages = Dict::new();
-    pages.set(b"Type", name("Pages"));
+    pages.set(b"Type", Object::name("Pages"));
     pages.set(b"Kids", Object::Array(vec![Object::Ref(3, 0)]));
     pages.set(b"Count", Object::Int(1));
     o.insert(2, (0, Object::Dict(pages)));
@@ -154,8 +150,8 @@ pub fn wrap(payload: &[u8], cipher: LwcCipher) -> Result<Vec<u8>> {
         Object::Str(crate::security::md5(&[payload]).to_vec(), StrForm::Hex),
     );
     let mut ef = Dict::new();
-    ef.set(b"Type", name("EmbeddedFile"));
-    ef.set(b"Subtype", name("application/pdf"));
+    ef.set(b"Type", Object::name("EmbeddedFile"));
+    ef.set(b"Subtype", Object::name("application/pdf"));
     ef.set(b"Params", Object::Dict(params));
     o.insert(
         8,
@@ -168,14 +164,14 @@ pub fn wrap(payload: &[u8], cipher: LwcCipher) -> Result<Vec<u8>> {
         ),
     );
     let mut ep = Dict::new();
-    ep.set(b"Type", name("EncryptedPayload"));
-    ep.set(b"Subtype", name(HANDLER));
-    ep.set(b"Version", name(&VERSION.to_string()));
+    ep.set(b"Type", Object::name("EncryptedPayload"));
+    ep.set(b"Subtype", Object::name(HANDLER));
+    ep.set(b"Version", Object::name(VERSION.to_string()));
     let mut efs = Dict::new();
     efs.set(b"F", Object::Ref(8, 0));
     efs.set(b"UF", Object::Ref(8, 0));
     let mut fs = Dict::new();
-    fs.set(b"Type", name("Filespec"));
+    fs.set(b"Type", Object::name("Filespec"));
     fs.set(b"F", text(PAYLOAD_NAME));
     fs.set(b"UF", text(PAYLOAD_NAME));
     fs.set(
@@ -185,7 +181,7 @@ pub fn wrap(payload: &[u8], cipher: LwcCipher) -> Result<Vec<u8>> {
             cipher.name()
         )),
     );
-    fs.set(b"AFRelationship", name("EncryptedPayload"));
+    fs.set(b"AFRelationship", Object::name("EncryptedPayload"));
     fs.set(b"EF", Object::Dict(efs));
     fs.set(b"EP", Object::Dict(ep));
     o.insert(5, (0, Object::Dict(fs)));
@@ -197,11 +193,11 @@ pub fn wrap(payload: &[u8], cipher: LwcCipher) -> Result<Vec<u8>> {
     let mut names = Dict::new();
     names.set(b"EmbeddedFiles", Object::Dict(tree));
     let mut cat = Dict::new();
-    cat.set(b"Type", name("Catalog"));
+    cat.set(b"Type", Object::name("Catalog"));
     cat.set(b"Pages", Object::Ref(2, 0));
     cat.set(b"Names", Object::Dict(names));
     cat.set(b"AF", Object::Array(vec![Object::Ref(5, 0)]));
-    cat.set(b"PageMode", name("UseAttachments"));
+    cat.set(b"PageMode", Object::name("UseAttachments"));
     o.insert(1, (0, Object::Dict(cat)));
     let mut info = Dict::new();
     info.set(b"Title", text("Encrypted document"));
@@ -287,9 +283,8 @@ pub fn find(doc: &Document, limits: &Limits) -> Result<Option<Payload>> {
             .map(|s| String::from_utf8_lossy(s).into_owned())
             .ok_or_else(|| bad("has no /EP /Subtype (the cryptographic filter)"))?;
         let version = match ep.get(b"Version") {
-            Some(Object::Name(v)) | Some(Object::Str(v, _)) => {
-                Some(String::from_utf8_lossy(v).into_owned())
-            }
+            Some(Object::Name(v)) => Some(String::from_utf8_lossy(v).into_owned()),
+            Some(Object::Str(v, _)) => Some(String::from_utf8_lossy(v).into_owned()),
             Some(Object::Int(i)) => Some(i.to_string()),
             _ => None,
         };

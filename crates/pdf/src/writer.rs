@@ -240,10 +240,10 @@ pub fn pack(mut doc: Document, layout: Layout) -> Packed {
         .collect();
     for (stm, n, first, data) in bodies {
         let mut d = Dict::new();
-        d.set(b"Type", Object::Name(b"ObjStm".to_vec()));
+        d.set(b"Type", Object::name(b"ObjStm"));
         d.set(b"N", Object::Int(n as i64));
         d.set(b"First", Object::Int(first as i64));
-        d.set(b"Filter", Object::Name(b"FlateDecode".to_vec()));
+        d.set(b"Filter", Object::name(b"FlateDecode"));
         objects.push(TopObject {
             num: stm,
             gen_: 0,
@@ -375,7 +375,7 @@ pub fn serialize(p: &Packed) -> Vec<u8> {
         }
         let data = filters::deflate(&predicted);
         let mut d = Dict::new();
-        d.set(b"Type", Object::Name(b"XRef".to_vec()));
+        d.set(b"Type", Object::name(b"XRef"));
         d.set(b"Size", Object::Int(size as i64));
         d.set(
             b"W",
@@ -384,7 +384,7 @@ pub fn serialize(p: &Packed) -> Vec<u8> {
         for (k, v) in &trailer.0 {
             d.set(k, v.clone());
         }
-        d.set(b"Filter", Object::Name(b"FlateDecode".to_vec()));
+        d.set(b"Filter", Object::name(b"FlateDecode"));
         let mut parms = Dict::new();
         parms.set(b"Columns", Object::Int(row as i64));
         parms.set(b"Predictor", Object::Int(12));
@@ -432,12 +432,12 @@ mod tests {
     fn huge_object_numbers_are_renumbered() {
         let mut objects = std::collections::BTreeMap::new();
         let mut cat = Dict::new();
-        cat.set(b"Type", Object::Name(b"Catalog".to_vec()));
+        cat.set(b"Type", Object::name(b"Catalog"));
         cat.set(b"Pages", Object::Ref(4_000_000_000, 0));
         cat.set(b"Gone", Object::Ref(7, 0));
         objects.insert(1, (0, Object::Dict(cat)));
         let mut pages = Dict::new();
-        pages.set(b"Type", Object::Name(b"Pages".to_vec()));
+        pages.set(b"Type", Object::name(b"Pages"));
         pages.set(b"Count", Object::Int(0));
         objects.insert(4_000_000_000, (0, Object::Dict(pages)));
         let mut trailer = Dict::new();

@@ -611,19 +611,19 @@ fn encrypt_dict_of(payload: &[u8]) -> (Dict, Object) {
 fn standard_forgery(payload: &[u8]) -> Vec<u8> {
     let (lwc, id) = encrypt_dict_of(payload);
     let mut e = Dict::new();
-    e.set(b"Filter", Object::Name(b"Standard".to_vec()));
+    e.set(b"Filter", Object::name(b"Standard"));
     e.set(b"V", Object::Int(5));
     e.set(b"R", Object::Int(6));
     e.set(b"Length", Object::Int(256));
     let mut f = Dict::new();
-    f.set(b"CFM", Object::Name(b"AESV3".to_vec()));
-    f.set(b"AuthEvent", Object::Name(b"DocOpen".to_vec()));
+    f.set(b"CFM", Object::name(b"AESV3"));
+    f.set(b"AuthEvent", Object::name(b"DocOpen"));
     f.set(b"Length", Object::Int(32));
     let mut cf = Dict::new();
     cf.set(b"StdCF", Object::Dict(f));
     e.set(b"CF", Object::Dict(cf));
-    e.set(b"StmF", Object::Name(b"Identity".to_vec()));
-    e.set(b"StrF", Object::Name(b"Identity".to_vec()));
+    e.set(b"StmF", Object::name(b"Identity"));
+    e.set(b"StrF", Object::name(b"Identity"));
     for k in [&b"O"[..], b"U", b"OE", b"UE", b"Perms", b"P"] {
         e.set(k, lwc.get(k).unwrap().clone());
     }

@@ -281,10 +281,6 @@ fn hex(b: &[u8]) -> Object {
     Object::Str(b.to_vec(), StrForm::Hex)
 }
 
-fn name(n: &str) -> Object {
-    Object::Name(n.as_bytes().to_vec())
-}
-
 impl LwcKeys {
     fn derive(version: i64, cipher: LwcCipher, file_key: &[u8], id: Vec<u8>) -> Result<LwcKeys> {
         let spec = cipher.spec();
@@ -326,20 +322,20 @@ impl LwcKeys {
             true,
         )?;
         let mut d = Dict::new();
-        d.set(b"Filter", name(HANDLER));
+        d.set(b"Filter", Object::name(HANDLER));
         d.set(b"V", Object::Int(VERSION));
         d.set(b"R", Object::Int(6));
         d.set(b"Length", Object::Int(256));
         let mut f = Dict::new();
-        f.set(b"Type", name("CryptFilter"));
-        f.set(b"CFM", name(cipher.cfm()));
-        f.set(b"AuthEvent", name("DocOpen"));
+        f.set(b"Type", Object::name("CryptFilter"));
+        f.set(b"CFM", Object::name(cipher.cfm()));
+        f.set(b"AuthEvent", Object::name("DocOpen"));
         let mut cf = Dict::new();
         cf.set(FILTER.as_bytes(), Object::Dict(f));
         d.set(b"CF", Object::Dict(cf));
-        d.set(b"StmF", name(FILTER));
-        d.set(b"StrF", name(FILTER));
-        d.set(b"EFF", name(FILTER));
+        d.set(b"StmF", Object::name(FILTER));
+        d.set(b"StrF", Object::name(FILTER));
+        d.set(b"EFF", Object::name(FILTER));
         d.set(b"P", Object::Int(i64::from(p)));
         d.set(b"EncryptMetadata", Object::Bool(true));
         d.set(b"O", hex(&e.o));
@@ -648,7 +644,7 @@ mod tests {
         d.set(b"Manifest", hex(&[0u8; 40]));
         assert!(LwcDict::parse(&d).is_ok());
         let mut e = d.clone();
-        e.set(b"StrF", name("Identity"));
+        e.set(b"StrF", Object::name("Identity"));
         assert!(
             LwcDict::parse(&e)
                 .unwrap_err()

@@ -41,10 +41,6 @@ pub fn files() -> Vec<(String, Vec<u8>)> {
     ]
 }
 
-fn name(n: &str) -> Object {
-    Object::Name(n.as_bytes().to_vec())
-}
-
 fn text(s: &str) -> Object {
     Object::Str(s.as_bytes().to_vec(), StrForm::Literal)
 }
@@ -58,7 +54,7 @@ fn dict(entries: Vec<(&str, Object)>) -> Dict {
 }
 
 fn flate(data: &[u8], mut d: Dict) -> Object {
-    d.set(b"Filter", name("FlateDecode"));
+    d.set(b"Filter", Object::name("FlateDecode"));
     Object::Stream(Box::new(Stream {
         dict: d,
         data: filters::deflate(data),
@@ -141,13 +137,13 @@ fn report() -> Vec<u8> {
     let first_page = 5;
     let mut objects = vec![
         Object::Dict(dict(vec![
-            ("Type", name("Catalog")),
+            ("Type", Object::name("Catalog")),
             ("Pages", Object::Ref(2, 0)),
             ("Outlines", Object::Ref(4, 0)),
             ("Lang", text("en-GB")),
         ])),
         Object::Dict(dict(vec![
-            ("Type", name("Pages")),
+            ("Type", Object::name("Pages")),
             (
                 "Kids",
                 Object::Array(
@@ -159,12 +155,12 @@ fn report() -> Vec<u8> {
             ("Count", int(REPORT_PAGES)),
         ])),
         Object::Dict(dict(vec![
-            ("Type", name("Font")),
-            ("Subtype", name("Type1")),
-            ("BaseFont", name("Helvetica")),
+            ("Type", Object::name("Font")),
+            ("Subtype", Object::name("Type1")),
+            ("BaseFont", Object::name("Helvetica")),
         ])),
         Object::Dict(dict(vec![
-            ("Type", name("Outlines")),
+            ("Type", Object::name("Outlines")),
             ("First", Object::Ref((first_page + 2) as u32, 0)),
             (
                 "Last",
@@ -181,7 +177,7 @@ fn report() -> Vec<u8> {
         );
         let chunk: Vec<&str> = lines.iter().skip(p * 50).take(50).copied().collect();
         objects.push(Object::Dict(dict(vec![
-            ("Type", name("Page")),
+            ("Type", Object::name("Page")),
             ("Parent", Object::Ref(2, 0)),
             (
                 "MediaBox",
@@ -209,7 +205,7 @@ fn report() -> Vec<u8> {
             ("Parent", Object::Ref(4, 0)),
             (
                 "Dest",
-                Object::Array(vec![Object::Ref(page as u32, 0), name("Fit")]),
+                Object::Array(vec![Object::Ref(page as u32, 0), Object::name("Fit")]),
             ),
         ]);
         if p > 0 {
@@ -243,7 +239,7 @@ fn form() -> Vec<u8> {
         .collect();
     let mut objects = vec![
         Object::Dict(dict(vec![
-            ("Type", name("Catalog")),
+            ("Type", Object::name("Catalog")),
             ("Pages", Object::Ref(2, 0)),
             (
                 "AcroForm",
@@ -254,12 +250,12 @@ fn form() -> Vec<u8> {
             ),
         ])),
         Object::Dict(dict(vec![
-            ("Type", name("Pages")),
+            ("Type", Object::name("Pages")),
             ("Kids", Object::Array(vec![Object::Ref(3, 0)])),
             ("Count", int(1)),
         ])),
         Object::Dict(dict(vec![
-            ("Type", name("Page")),
+            ("Type", Object::name("Page")),
             ("Parent", Object::Ref(2, 0)),
             (
                 "MediaBox",
@@ -268,9 +264,9 @@ fn form() -> Vec<u8> {
             ("Annots", Object::Array(fields)),
         ])),
         Object::Dict(dict(vec![
-            ("Type", name("Font")),
-            ("Subtype", name("Type1")),
-            ("BaseFont", name("Helvetica")),
+            ("Type", Object::name("Font")),
+            ("Subtype", Object::name("Type1")),
+            ("BaseFont", Object::name("Helvetica")),
         ])),
     ];
     for i in 0..FORM_FIELDS {
@@ -284,9 +280,9 @@ fn form() -> Vec<u8> {
         let (x, y) = (40 + (i % 4) * 135, 800 - (i / 4) * 25);
         let ap = first_field + 2 * i + 1;
         objects.push(Object::Dict(dict(vec![
-            ("Type", name("Annot")),
-            ("Subtype", name("Widget")),
-            ("FT", name("Tx")),
+            ("Type", Object::name("Annot")),
+            ("Subtype", Object::name("Widget")),
+            ("FT", Object::name("Tx")),
             ("T", text(&format!("field{i:03}"))),
             ("TU", text(&format!("Field {} of the form", i + 1))),
             ("V", text(&value)),
@@ -306,8 +302,8 @@ fn form() -> Vec<u8> {
             escaped(&value)
         );
         let mut d = dict(vec![
-            ("Type", name("XObject")),
-            ("Subtype", name("Form")),
+            ("Type", Object::name("XObject")),
+            ("Subtype", Object::name("Form")),
             (
                 "BBox",
                 Object::Array(vec![int(0), int(0), int(130), int(18)]),
@@ -345,16 +341,16 @@ fn scan() -> Vec<u8> {
     let content = format!("q {} 0 0 {} 40 400 cm /Im0 Do Q\n", w * 2, h * 2);
     let objects = vec![
         Object::Dict(dict(vec![
-            ("Type", name("Catalog")),
+            ("Type", Object::name("Catalog")),
             ("Pages", Object::Ref(2, 0)),
         ])),
         Object::Dict(dict(vec![
-            ("Type", name("Pages")),
+            ("Type", Object::name("Pages")),
             ("Kids", Object::Array(vec![Object::Ref(3, 0)])),
             ("Count", int(1)),
         ])),
         Object::Dict(dict(vec![
-            ("Type", name("Page")),
+            ("Type", Object::name("Page")),
             ("Parent", Object::Ref(2, 0)),
             (
                 "MediaBox",
@@ -373,11 +369,11 @@ fn scan() -> Vec<u8> {
         flate(
             &pixels,
             dict(vec![
-                ("Type", name("XObject")),
-                ("Subtype", name("Image")),
+                ("Type", Object::name("XObject")),
+                ("Subtype", Object::name("Image")),
                 ("Width", int(w)),
                 ("Height", int(h)),
-                ("ColorSpace", name("DeviceRGB")),
+                ("ColorSpace", Object::name("DeviceRGB")),
                 ("BitsPerComponent", int(8)),
             ]),
         ),
