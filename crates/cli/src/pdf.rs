@@ -12,7 +12,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use cipherlab_pdf::info::Info;
-use cipherlab_pdf::{Error, Limits, Protection};
+use cipherlab_pdf::{Error, Limits, Protection, Staged};
 use serde_json::{Value, json};
 use zeroize::Zeroizing;
 
@@ -286,16 +286,29 @@ fn check_output(path: &Path, force: bool) -> Result<(), Error> {
     Ok(())
 }
 
-/// Writes `bytes` to `path` (atomically) or to standard output.
-fn write_output(path: &Path, bytes: &[u8], force: bool) -> Result<(), Error> {
+/// Stages `bytes` for `path`: written to its temporary file and, if it replaces a file,
+/// synced (`cipherlab_pdf::stage_atomic`). The library calls this while it reads the
+/// output back, so the disk works while the CPU checks. Standard output stages nothing:
+/// what goes there cannot be taken back, so it is written only after the check
+/// ([`put_output`]).
+fn stage_output(path: &Path, bytes: &[u8], force: bool) -> Result<Option<Staged>, Error> {
     if is_dash(path) {
-        let mut out = std::io::stdout().lock();
-        return out
-            .write_all(bytes)
-            .and_then(|()| out.flush())
-            .map_err(|e| Error::io("writing", "standard output", e));
+        return Ok(None);
     }
-    cipherlab_pdf::write_atomic(path, bytes, force)
+    cipherlab_pdf::stage_atomic(path, bytes, force).map(Some)
+}
+
+/// Puts a staged output in place, or writes `bytes` to standard output.
+fn put_output(staged: Option<Staged>, bytes: &[u8]) -> Result<(), Error> {
+    match staged {
+        Some(s) => s.commit(),
+        None => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(bytes)
+                .and_then(|()| out.flush())
+                .map_err(|e| Error::io("writing", "standard output", e))
+        }
+    }
 }
 
 /// Where the output went, for messages.
@@ -686,9 +699,13 @@ fn decrypt(a: &DecryptArgs) -> anyhow::Result<()> {
     let limits = a.limits.limits()?;
     check_output(&a.output, a.force)?;
     let buf = read_input(&a.file)?;
-    let (d, password_given) = with_password(&a.file, &a.password, |pw| {
-        cipherlab_pdf::decrypt_with(&buf, pw, &limits)
+    let ((d, staged), password_given) = with_password(&a.file, &a.password, |pw| {
+        cipherlab_pdf::decrypt_staged(&buf, pw, &limits, |out| {
+            stage_output(&a.output, out, a.force)
+        })
     })?;
+    // Any refusal below drops the staged file: nothing is put in place.
+    let staged = staged?;
     let which = |au: &cipherlab_pdf::Auth| if au.owner { "owner" } else { "user" };
     let how = match (&d.auth, &d.protection) {
         (Some(au), Protection::Authenticated { cipher, .. }) => format!(
@@ -752,7 +769,7 @@ fn decrypt(a: &DecryptArgs) -> anyhow::Result<()> {
             ),
         ));
     }
-    write_output(&a.output, &d.bytes, a.force)?;
+    put_output(staged, &d.bytes)?;
     eprintln!(
         "{} {how}; wrote {} ({} bytes{})",
         shown(&a.file),
@@ -837,7 +854,7 @@ fn encrypt(a: &EncryptArgs) -> anyhow::Result<()> {
         eprintln!("warning: {}", empty_user_password_gives_up(cipher));
     }
     let buf = read_input(&a.file)?;
-    let (e, _) = with_password(&a.file, &a.password, |pw| {
+    let ((e, staged), _) = with_password(&a.file, &a.password, |pw| {
         let opts = Options {
             cipher,
             user_password: &user,
@@ -847,9 +864,11 @@ fn encrypt(a: &EncryptArgs) -> anyhow::Result<()> {
             input_password: pw,
             allow_weak: a.allow_weak,
         };
-        cipherlab_pdf::encrypt_with(&buf, &opts, &limits)
+        cipherlab_pdf::encrypt_staged(&buf, &opts, &limits, |out| {
+            stage_output(&a.output, out, a.force)
+        })
     })?;
-    write_output(&a.output, &e.bytes, a.force)?;
+    put_output(staged?, &e.bytes)?;
     for w in &e.warnings {
         eprintln!("warning: {w}");
     }

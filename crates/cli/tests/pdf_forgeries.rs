@@ -173,6 +173,61 @@ fn an_lwc_file_that_the_empty_password_opens_is_never_authenticated() {
     );
 }
 
+/// The names in `dir`, sorted.
+fn listing(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn a_refusal_after_staging_leaves_the_directory_as_it_was() {
+    // The output is written to its temporary file (and synced, replacing) while it is read
+    // back; a refusal decided after that -- here a password given for a file that is not
+    // encrypted -- must still put nothing in place, leave no temporary file behind, and
+    // keep the file --force would have replaced. Both kinds of temporary file.
+    for named in ["0", "1"] {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let pw = put(d, "pw.txt", b"u-secret\n");
+        let f = put(d, "plain.pdf", &minimal_pdf());
+        let out = put(d, "out.pdf", b"the old output");
+        let before = listing(d);
+        let args = [
+            "pdf",
+            "decrypt",
+            s(&f),
+            "-o",
+            s(&out),
+            "--force",
+            "--password-file",
+            s(&pw),
+        ];
+        let r = cl_env(&args, &[("CIPHERLAB_OUTFILE_NAMED", named)]);
+        assert_eq!(r.status.code(), Some(1), "named {named}: {}", stderr(&r));
+        assert!(stderr(&r).contains("NOT encrypted"), "{}", stderr(&r));
+        assert_eq!(
+            std::fs::read(&out).unwrap(),
+            b"the old output",
+            "named {named}"
+        );
+        assert_eq!(listing(d), before, "named {named}");
+        // Allowed, the same staging puts the output in place.
+        let mut allowed = args.to_vec();
+        allowed.push("--allow-unencrypted");
+        let r = cl_env(&allowed, &[("CIPHERLAB_OUTFILE_NAMED", named)]);
+        assert!(r.status.success(), "named {named}: {}", stderr(&r));
+        assert!(
+            std::fs::read(&out).unwrap().starts_with(b"%PDF-"),
+            "named {named}"
+        );
+        assert_eq!(listing(d), before, "named {named}");
+    }
+}
+
 #[test]
 fn a_password_for_a_file_that_is_not_encrypted_is_refused() {
     let dir = tempfile::tempdir().unwrap();

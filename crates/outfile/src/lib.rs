@@ -80,6 +80,9 @@ pub struct OutFile {
     temp: Temp,
     dest: PathBuf,
     force: bool,
+    /// Synced to disk since the file was last handed out for writing
+    /// ([`OutFile::sync_if_replacing`]); a cell because [`OutFile::as_file`] can write.
+    synced: std::cell::Cell<bool>,
 }
 
 impl std::fmt::Debug for OutFile {
@@ -164,6 +167,7 @@ impl OutFile {
             temp,
             dest: dest.to_path_buf(),
             force,
+            synced: std::cell::Cell::new(false),
         })
     }
 
@@ -177,29 +181,53 @@ impl OutFile {
         &self.dest
     }
 
-    /// The temporary file (for positioned writes).
+    /// The temporary file (for positioned writes; counted as written to, as
+    /// [`OutFile::as_file_mut`]).
     pub fn as_file(&self) -> &File {
+        self.synced.set(false);
+        self.file()
+    }
+
+    fn file(&self) -> &File {
         match &self.temp {
             Temp::Unnamed(f) => f,
             Temp::Named(t, _) => t.as_file(),
         }
     }
 
-    /// The temporary file, mutably.
+    /// The temporary file, mutably (counted as written to: [`OutFile::commit`] syncs it
+    /// again if it replaces a file).
     pub fn as_file_mut(&mut self) -> &mut File {
+        self.synced.set(false);
         match &mut self.temp {
             Temp::Unnamed(f) => f,
             Temp::Named(t, _) => t.as_file_mut(),
         }
     }
 
+    /// Whether [`OutFile::commit`] would replace a file now.
+    fn replacing(&self) -> bool {
+        self.force && self.dest.symlink_metadata().is_ok()
+    }
+
+    /// Syncs what was written to disk now if [`OutFile::commit`] would replace an existing
+    /// file, so that the commit need not (unless more is written): for a caller with
+    /// other work to do while the disk catches up.
+    pub fn sync_if_replacing(&mut self) -> io::Result<()> {
+        if self.replacing() {
+            self.file().sync_all()?;
+            self.synced.set(true);
+        }
+        Ok(())
+    }
+
     /// Puts the file in place. An existing destination (present now, though absent at
     /// [`OutFile::create`]) is refused unless `force`; when one is replaced, the new
-    /// content is synced to disk first.
+    /// content is synced to disk first (unless [`OutFile::sync_if_replacing`] did since
+    /// the last write).
     pub fn commit(self) -> io::Result<()> {
-        let replacing = self.force && self.dest.symlink_metadata().is_ok();
-        if replacing {
-            self.as_file().sync_all()?;
+        if !self.synced.get() && self.replacing() {
+            self.file().sync_all()?;
         }
         match self.temp {
             Temp::Named(t, _registered) => {
@@ -307,6 +335,33 @@ mod tests {
             use std::os::unix::fs::PermissionsExt;
             let mode = std::fs::metadata(&dest).unwrap().permissions().mode() & 0o777;
             assert_eq!(mode & 0o077, 0, "mode {mode:o}");
+        }
+    }
+
+    #[test]
+    fn synced_early_then_written_again_commits_it_all() {
+        // `sync_if_replacing` while replacing, then more written: the commit must see the
+        // later write (synced again) and put the whole content in place.
+        for unnamed in [true, false] {
+            let d = tempfile::tempdir().unwrap();
+            let dest = d.path().join("out.bin");
+            std::fs::write(&dest, b"old").unwrap();
+            let mut f = OutFile::create_as(&dest, true, unnamed).unwrap();
+            f.write_all(b"new ").unwrap();
+            f.sync_if_replacing().unwrap();
+            assert!(f.synced.get());
+            f.write_all(b"content").unwrap();
+            assert!(!f.synced.get(), "a write after the sync must be synced again");
+            f.commit().unwrap();
+            assert_eq!(std::fs::read(&dest).unwrap(), b"new content");
+            // Not replacing, nothing is synced early.
+            let fresh = d.path().join("fresh.bin");
+            let mut f = OutFile::create_as(&fresh, true, unnamed).unwrap();
+            f.write_all(b"x").unwrap();
+            f.sync_if_replacing().unwrap();
+            assert!(!f.synced.get());
+            f.commit().unwrap();
+            assert_eq!(std::fs::read(&fresh).unwrap(), b"x");
         }
     }
 

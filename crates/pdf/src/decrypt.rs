@@ -47,14 +47,36 @@ pub fn decrypt(input: &[u8], password: Option<&str>) -> Result<Decrypted> {
 
 /// [`decrypt`] within `limits`.
 pub fn decrypt_with(input: &[u8], password: Option<&str>, limits: &Limits) -> Result<Decrypted> {
+    decrypt_staged(input, password, limits, |_| ()).map(|(d, ())| d)
+}
+
+/// [`decrypt_with`], handing the output to `stage` while it is read back, as
+/// [`crate::encrypt_staged`] does: what `stage` returns comes back only with an output
+/// that passed the check.
+pub fn decrypt_staged<S: Send>(
+    input: &[u8],
+    password: Option<&str>,
+    limits: &Limits,
+    stage: impl FnOnce(&[u8]) -> S + Send,
+) -> Result<(Decrypted, S)> {
     let opened = phases::open(input, password, limits)?;
-    phases::write_plain(opened, limits)
+    write_plain_staged(opened, limits, stage)
 }
 
 /// Writes an opened document out unencrypted, with the warnings its protection calls
 /// for, and reads the output back to check it holds the whole document
 /// ([`repair::check_written`]). [`crate::phases::write_plain`] is this.
 pub fn write_plain(opened: Opened, limits: &Limits) -> Result<Decrypted> {
+    write_plain_staged(opened, limits, |_| ()).map(|(d, ())| d)
+}
+
+/// [`write_plain`], handing the output to `stage` while it is read back
+/// ([`decrypt_staged`]).
+fn write_plain_staged<S: Send>(
+    opened: Opened,
+    limits: &Limits,
+    stage: impl FnOnce(&[u8]) -> S + Send,
+) -> Result<(Decrypted, S)> {
     let Opened {
         doc,
         auth,
@@ -131,8 +153,12 @@ pub fn write_plain(opened: Opened, limits: &Limits) -> Result<Decrypted> {
     let layout = writer::Layout::like_input(&doc);
     let (strings, streams) = (doc.strings_decrypted, doc.streams_decrypted);
     let bytes = writer::write(doc, layout);
-    repair::check_written(&census, &bytes, None, limits)?;
-    Ok(Decrypted {
+    let (staged, checked) = crate::par::join(
+        || stage(&bytes),
+        || repair::check_written(&census, &bytes, None, limits),
+    );
+    checked?;
+    let decrypted = Decrypted {
         bytes,
         auth,
         protection,
@@ -141,7 +167,8 @@ pub fn write_plain(opened: Opened, limits: &Limits) -> Result<Decrypted> {
         streams,
         object_streams: layout.object_streams,
         xref_stream: layout.xref_stream,
-    })
+    };
+    Ok((decrypted, staged))
 }
 
 /// "object 12 0" or "objects 12 0, 13 0, ...", at most 20 of them named.

@@ -80,6 +80,21 @@ pub fn encrypt(input: &[u8], opts: &Options<'_>) -> Result<Encrypted> {
 
 /// [`encrypt`] within `limits`.
 pub fn encrypt_with(input: &[u8], opts: &Options<'_>, limits: &Limits) -> Result<Encrypted> {
+    encrypt_staged(input, opts, limits, |_| ()).map(|(e, ())| e)
+}
+
+/// [`encrypt_with`], handing the output to `stage` while it is read back: `stage` runs on
+/// another thread with the bytes (writing and syncing a temporary file, [`crate::stage_atomic`],
+/// so that the disk works while the CPU checks), and what it returns comes back only with
+/// an output that passed the check; on any error it is dropped (a staged file with it,
+/// never put in place). Where the output is not read back (a lightweight cipher's),
+/// `stage` runs after the rest.
+pub fn encrypt_staged<S: Send>(
+    input: &[u8],
+    opts: &Options<'_>,
+    limits: &Limits,
+    stage: impl FnOnce(&[u8]) -> S + Send,
+) -> Result<(Encrypted, S)> {
     check_options(opts)?;
     let opened = phases::open(input, opts.input_password, limits)?;
     let remark = opened.user_only_remark();
@@ -120,16 +135,25 @@ pub fn encrypt_with(input: &[u8], opts: &Options<'_>, limits: &Limits) -> Result
     let objects = packed.object_count();
     let object_streams = lwc || packed.has_object_streams();
     let xref_stream = lwc || packed.xref_stream;
-    if let Some(h) = keys.handler() {
-        // The document is no longer needed: freeing its objects (a few percent of the
-        // time for a large file) goes to the other core while the output is read back.
-        let ((), checked) = crate::par::join(
-            move || drop(packed),
-            || repair::check_written(&census, &written.bytes, Some(h), limits),
-        );
-        checked?;
-    }
-    Ok(Encrypted {
+    let bytes = &written.bytes;
+    let staged = match keys.handler() {
+        Some(h) => {
+            // The document is no longer needed: freeing its objects (a few percent of the
+            // time for a large file) goes to the other core, then the staging, while the
+            // output is read back.
+            let (staged, checked) = crate::par::join(
+                move || {
+                    drop(packed);
+                    stage(bytes)
+                },
+                || repair::check_written(&census, bytes, Some(h), limits),
+            );
+            checked?;
+            staged
+        }
+        None => stage(bytes),
+    };
+    let encrypted = Encrypted {
         bytes: written.bytes,
         warnings,
         input_auth: auth,
@@ -139,7 +163,8 @@ pub fn encrypt_with(input: &[u8], opts: &Options<'_>, limits: &Limits) -> Result
         object_streams,
         xref_stream,
         payload_bytes: written.payload_bytes,
-    })
+    };
+    Ok((encrypted, staged))
 }
 
 /// The options that no cipher's phases would catch, refused before the input is read: a

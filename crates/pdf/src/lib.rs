@@ -106,9 +106,9 @@ pub mod xref;
 
 use std::path::Path;
 
-pub use decrypt::{Decrypted, decrypt, decrypt_with};
+pub use decrypt::{Decrypted, decrypt, decrypt_staged, decrypt_with};
 pub use document::{Document, Pdf};
-pub use encrypt::{Encrypted, Options, encrypt, encrypt_with};
+pub use encrypt::{Encrypted, Options, encrypt, encrypt_staged, encrypt_with};
 pub use error::{Error, ErrorKind, Result};
 pub use info::{Info, info};
 pub use limits::Limits;
@@ -123,12 +123,41 @@ pub use standard::StdCipher;
 /// file in the same directory, unnamed where the filesystem allows, put in place when
 /// complete); refuses to replace an existing file unless `force`.
 pub fn write_atomic(path: &Path, bytes: &[u8], force: bool) -> Result<()> {
-    cipherlab_outfile::write(path, bytes, force).map_err(|e| {
-        if e.kind() == std::io::ErrorKind::AlreadyExists {
-            Error::OutputExists(path.display().to_string())
-        } else {
-            // A full disk is its own error (and exit code).
-            Error::io("writing", &path.display().to_string(), e)
-        }
-    })
+    stage_atomic(path, bytes, force)?.commit()
+}
+
+/// The first half of [`write_atomic`]: `bytes` written to the temporary file for `path`
+/// and, if it will replace a file, synced to disk. [`Staged::commit`] puts it in place;
+/// dropped instead, it leaves nothing. For writing an output while it is still being
+/// checked ([`encrypt_staged`], [`decrypt_staged`]).
+pub fn stage_atomic(path: &Path, bytes: &[u8], force: bool) -> Result<Staged> {
+    use std::io::Write as _;
+    let mut f =
+        cipherlab_outfile::OutFile::create(path, force).map_err(|e| write_error(path, e))?;
+    f.write_all(bytes)
+        .and_then(|()| f.sync_if_replacing())
+        .map_err(|e| write_error(path, e))?;
+    Ok(Staged(f))
+}
+
+/// An output written whole to its temporary file by [`stage_atomic`], not yet in place.
+#[derive(Debug)]
+pub struct Staged(cipherlab_outfile::OutFile);
+
+impl Staged {
+    /// Puts the file in place (refused if the destination appeared meanwhile, unless
+    /// `force`).
+    pub fn commit(self) -> Result<()> {
+        let path = self.0.dest().to_path_buf();
+        self.0.commit().map_err(|e| write_error(&path, e))
+    }
+}
+
+fn write_error(path: &Path, e: std::io::Error) -> Error {
+    if e.kind() == std::io::ErrorKind::AlreadyExists {
+        Error::OutputExists(path.display().to_string())
+    } else {
+        // A full disk is its own error (and exit code).
+        Error::io("writing", &path.display().to_string(), e)
+    }
 }
