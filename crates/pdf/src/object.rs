@@ -411,6 +411,33 @@ mod tests {
     }
 
     #[test]
+    fn names_inline_or_not_are_their_bytes() {
+        // Kept inline up to 16 bytes, on the heap beyond: the same bytes either way, and a
+        // value no larger than before.
+        assert_eq!(std::mem::size_of::<Object>(), 32);
+        let long = [b'x'; 300];
+        for n in [
+            &b""[..],
+            b"Type",
+            b"0123456789abcdef",
+            b"0123456789abcdefg",
+            &long,
+        ] {
+            let name = Name::from(n);
+            assert_eq!(name.as_slice(), n);
+            assert!(name == n && *name == *n);
+            assert_eq!(Name::from(n.to_vec()), name);
+            let mut d = Dict::new();
+            d.set(n, Object::name(n));
+            assert_eq!(d.name(n), Some(n));
+            let mut out = Vec::new();
+            write_object(&mut out, &Object::Dict(d.clone()));
+            let back = crate::lexer::Lexer::new(&out, 0).object(0).unwrap();
+            assert_eq!(back, Object::Dict(d), "{:?}", String::from_utf8_lossy(&out));
+        }
+    }
+
+    #[test]
     fn empty_name_then_a_number_reads_back() {
         let mut d = Dict::new();
         d.set(b"", Object::Int(0));
