@@ -7,6 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use cipherlab_testkit::files::listing;
 use cipherlab_testkit::pdf::{append_update, classic_file, minimal_pdf, replace_once};
 use cipherlab_testkit::process::stderr;
 use serde_json::Value;
@@ -171,16 +172,6 @@ fn an_lwc_file_that_the_empty_password_opens_is_never_authenticated() {
         "{}",
         stderr(&r)
     );
-}
-
-/// The names in `dir`, sorted.
-fn listing(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
 }
 
 #[test]

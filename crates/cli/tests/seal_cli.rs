@@ -10,6 +10,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+use cipherlab_testkit::files::listing;
 use cipherlab_testkit::process::stderr;
 
 fn bin() -> Command {
@@ -52,16 +53,6 @@ fn code(o: &Output) -> i32 {
 
 fn data(len: usize) -> Vec<u8> {
     (0..len).map(|i| (i * 7 + i / 251) as u8).collect()
-}
-
-/// Files in `dir`, so a test can check nothing (not even a temporary file) was left.
-fn listing(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
 }
 
 fn setup() -> (tempfile::TempDir, PathBuf) {

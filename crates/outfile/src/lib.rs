@@ -293,14 +293,7 @@ mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
 
-    fn names(dir: &Path) -> Vec<String> {
-        let mut v: Vec<String> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        v.sort();
-        v
-    }
+    use cipherlab_testkit::files::listing as names;
 
     #[test]
     fn whole_or_nothing_both_ways() {
@@ -351,7 +344,10 @@ mod tests {
             f.sync_if_replacing().unwrap();
             assert!(f.synced.get());
             f.write_all(b"content").unwrap();
-            assert!(!f.synced.get(), "a write after the sync must be synced again");
+            assert!(
+                !f.synced.get(),
+                "a write after the sync must be synced again"
+            );
             f.commit().unwrap();
             assert_eq!(std::fs::read(&dest).unwrap(), b"new content");
             // Not replacing, nothing is synced early.

@@ -13,10 +13,12 @@
 //! - [`lwc`]: the NIST LWC AEAD, hash, XOF and CXOF vectors as typed values;
 //! - [`pdf`]: the table of `../shared/pdf/README.md` (files, encryption, passwords);
 //! - [`postgres`]: a throw-away PostgreSQL server in a temporary directory, stopped on drop;
-//! - [`process`]: running a workspace binary in a test and asserting how it ended.
+//! - [`process`]: running a workspace binary in a test and asserting how it ended;
+//! - [`files`]: what a test left in a directory.
 //!
 //! Test support panics with a message where a test would: a panic is how a test fails.
 
+pub mod files;
 pub mod kat;
 pub mod lwc;
 pub mod pdf;
