@@ -232,10 +232,29 @@ pub(crate) const fn is_delim(b: u8) -> bool {
     )
 }
 
+/// Bytes a name writes as `#xx`: white space and other controls, `#`, delimiters, and
+/// bytes outside printable ASCII (§7.3.5).
+static NAME_ESCAPED: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c <= b' ' || c >= 0x7f || c == b'#' || is_delim(c);
+        b += 1;
+    }
+    t
+};
+
 pub(crate) fn write_name(out: &mut Vec<u8>, name: &[u8]) {
     out.push(b'/');
+    // Nearly every name needs no escape: copied whole (a document writes tens of
+    // thousands of them).
+    if !name.iter().any(|&b| NAME_ESCAPED[usize::from(b)]) {
+        out.extend_from_slice(name);
+        return;
+    }
     for &b in name {
-        if b <= b' ' || b >= 0x7f || b == b'#' || is_delim(b) {
+        if NAME_ESCAPED[usize::from(b)] {
             let _ = write!(HexOut(out), "#{b:02X}");
         } else {
             out.push(b);
@@ -268,17 +287,22 @@ fn write_string(out: &mut Vec<u8>, s: &[u8], form: StrForm) {
         StrForm::Literal => {
             out.reserve(s.len() + 2);
             out.push(b'(');
-            for &b in s {
-                match b {
-                    b'(' | b')' | b'\\' => {
-                        out.push(b'\\');
-                        out.push(b);
-                    }
+            // Runs between the bytes that need a backslash are copied whole (an
+            // encrypted string has one such byte in 64, on average).
+            let mut rest = s;
+            while let Some(i) = rest
+                .iter()
+                .position(|&b| matches!(b, b'(' | b')' | b'\\' | b'\r'))
+            {
+                out.extend_from_slice(&rest[..i]);
+                match rest[i] {
                     // A raw CR (or CR LF) inside a literal string reads back as LF.
                     b'\r' => out.extend_from_slice(b"\\r"),
-                    _ => out.push(b),
+                    b => out.extend_from_slice(&[b'\\', b]),
                 }
+                rest = &rest[i + 1..];
             }
+            out.extend_from_slice(rest);
             out.push(b')');
         }
     }
@@ -408,6 +432,33 @@ mod tests {
             String::from_utf8_lossy(&out),
             "<</Type/Page/Kids[3 0 R -4]/S(a\\(b\\)\\\\\\r)/H<ab01>/N#20a#23 0.5>>"
         );
+    }
+
+    #[test]
+    fn any_bytes_as_string_or_name_read_back() {
+        // Random bytes (every value, the ones that need escapes among them), written as a
+        // literal string, a hex string and a name, read back as they were.
+        let mut x = 0x9e37_79b9_7f4a_7c15_u64;
+        for len in 0..400 {
+            let s: Vec<u8> = (0..len)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    (x >> 24) as u8
+                })
+                .collect();
+            for obj in [
+                Object::Str(s.clone(), StrForm::Literal),
+                Object::Str(s.clone(), StrForm::Hex),
+                Object::name(&s),
+            ] {
+                let mut out = Vec::new();
+                write_object(&mut out, &obj);
+                let back = crate::lexer::Lexer::new(&out, 0).object(0).unwrap();
+                assert_eq!(back, obj, "{:?}", String::from_utf8_lossy(&out));
+            }
+        }
     }
 
     #[test]
