@@ -201,6 +201,21 @@ fn check_options(opts: &Options<'_>) -> Result<()> {
     Ok(())
 }
 
+/// Options for the crate's tests: `cipher`, the passwords "u" and "o", every permission,
+/// metadata encrypted, weak ciphers allowed.
+#[cfg(test)]
+pub(crate) fn test_options(cipher: StdCipher) -> Options<'static> {
+    Options {
+        cipher: Cipher::Standard(cipher),
+        user_password: "u",
+        owner_password: "o",
+        permissions: -4,
+        encrypt_metadata: true,
+        input_password: None,
+        allow_weak: true,
+    }
+}
+
 /// Encrypting an empty-looking input must still say why it fails; used by tests.
 #[cfg(test)]
 mod tests {
@@ -209,28 +224,15 @@ mod tests {
 
     #[test]
     fn not_a_pdf_is_an_error() {
-        let o = Options {
-            cipher: Cipher::Standard(StdCipher::Aes256),
-            user_password: "u",
-            owner_password: "o",
-            permissions: -4,
-            encrypt_metadata: true,
-            input_password: None,
-            allow_weak: true,
-        };
+        let o = test_options(StdCipher::Aes256);
         assert!(matches!(encrypt(b"hello", &o), Err(Error::NotPdf(_))));
     }
 
     #[test]
     fn weak_ciphers_need_allow_weak() {
         let mut o = Options {
-            cipher: Cipher::Standard(StdCipher::Rc4_128),
-            user_password: "u",
-            owner_password: "o",
-            permissions: -4,
-            encrypt_metadata: true,
-            input_password: None,
             allow_weak: false,
+            ..test_options(StdCipher::Rc4_128)
         };
         match encrypt(b"%PDF-1.4 not read", &o) {
             Err(Error::Invalid(m)) => assert!(m.contains("weak"), "{m}"),

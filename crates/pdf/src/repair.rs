@@ -793,15 +793,7 @@ trailer << /Root 1 0 R /Size 17 >>
             let written = crate::writer::write(doc.clone(), layout);
             assert_same_counts(&written, None, &format!("{layout:?}"));
             for cipher in crate::standard::StdCipher::ALL {
-                let opts = crate::Options {
-                    cipher: crate::Cipher::Standard(cipher),
-                    user_password: "u",
-                    owner_password: "o",
-                    permissions: -4,
-                    encrypt_metadata: true,
-                    input_password: None,
-                    allow_weak: true,
-                };
+                let opts = crate::encrypt::test_options(cipher);
                 let enc = crate::encrypt(&written, &opts).unwrap();
                 assert_same_counts(&enc.bytes, Some("u"), &format!("{layout:?} {cipher:?}"));
             }
@@ -840,15 +832,7 @@ trailer << /Root 1 0 R /Size 17 >>
         let (_, whole) = read_back(&written, None);
         assert_eq!(whole.pages, n, "{whole:?}");
         assert_same_counts(&written, None, "3,000 pages");
-        let opts = crate::Options {
-            cipher: crate::Cipher::Standard(crate::standard::StdCipher::Aes256),
-            user_password: "u",
-            owner_password: "o",
-            permissions: -4,
-            encrypt_metadata: true,
-            input_password: None,
-            allow_weak: false,
-        };
+        let opts = crate::encrypt::test_options(crate::standard::StdCipher::Aes256);
         let enc = crate::encrypt(&written, &opts).unwrap();
         assert_same_counts(&enc.bytes, Some("u"), "3,000 pages, aes-256");
     }
@@ -871,13 +855,9 @@ trailer << /Root 1 0 R /Size 17 >>
             };
             let cipher = crate::standard::StdCipher::ALL[usize::from(pick) % 3];
             let opts = crate::Options {
-                cipher: crate::Cipher::Standard(cipher),
-                user_password: "u",
-                owner_password: "o",
-                permissions: -4,
                 encrypt_metadata: pick & 0x80 == 0,
                 input_password: Some("user"),
-                allow_weak: true,
+                ..crate::encrypt::test_options(cipher)
             };
             let Ok(enc) = crate::encrypt(input, &opts) else {
                 continue;
